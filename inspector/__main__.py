@@ -1,0 +1,3 @@
+from inspector.cli.main import main
+
+raise SystemExit(main())

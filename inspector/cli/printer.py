@@ -1,0 +1,155 @@
+"""Live headless output: every record as it finishes, for people (Rich) or programs (JSON lines)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from inspector.journal.journal import Journal
+from inspector.journal.jsonl import is_final
+from inspector.journal.records import (
+    Decision,
+    Event,
+    Exchange,
+    Finding,
+    Lifecycle,
+    Noise,
+    Record,
+    Stderr,
+)
+from inspector.safe_text import one_line
+
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "warn": "yellow", "info": "cyan"}
+STATUS_STYLE = {"ok": "green", "timeout": "bold red", "exited": "bold red", "not_sent": "red"}
+VERDICT_STYLE = {
+    "denied": "bold red",
+    "deny_tool": "bold red",
+    "abort_turn": "bold red",
+    "hard_abort": "bold red",
+    "approved": "green",
+    "respond": "magenta",
+    "skipped": "yellow",
+    "discarded": "yellow",
+}
+
+
+class Printer:
+    """Subscribes to a journal and prints each record once, when it is final. Printing waits for
+    the current step of the loop to end, so the pipeline's verdict on an answer is included."""
+
+    def __init__(self, journal: Journal, *, as_json: bool, out: TextIO | None = None) -> None:
+        self.as_json = as_json
+        self.out = out or sys.stdout
+        self.console = Console(file=self.out, highlight=False, soft_wrap=True)
+        self._printed: set[int] = set()
+        self._waiting: dict[int, Record] = {}
+        self._start: float | None = None
+        self._unsubscribe = journal.subscribe(self._on_record)
+
+    def close(self) -> None:
+        self._unsubscribe()
+        self._drain()
+
+    def _on_record(self, record: Record, new: bool) -> None:
+        if record.seq in self._printed or not is_final(record):
+            return
+        self._waiting[record.seq] = record
+        try:
+            asyncio.get_running_loop().call_soon(self._drain)
+        except RuntimeError:
+            self._drain()
+
+    def _drain(self) -> None:
+        waiting, self._waiting = self._waiting, {}
+        for seq, record in sorted(waiting.items()):
+            if seq not in self._printed:
+                self._printed.add(seq)
+                self._print(record)
+
+    def _print(self, record: Record) -> None:
+        if self.as_json:
+            self.out.write(json.dumps(record.to_json(), ensure_ascii=False, default=str) + "\n")
+            self.out.flush()
+            return
+        if self._start is None:
+            self._start = record.ts
+        line = Text(f"{record.ts - self._start:8.3f}s ", style="dim")
+        line.append_text(describe(record))
+        self.console.print(line)
+        for finding in record.findings_list:
+            self.console.print(finding_line(finding))
+
+
+def describe(record: Record) -> Text:
+    if isinstance(record, Exchange):
+        return _exchange(record)
+    if isinstance(record, Event):
+        text = Text("event ", style="blue")
+        text.append(record.kind, style=SEVERITY_STYLE.get(record.severity, ""))
+        if record.delivered:
+            text.append(f"  → {', '.join(record.delivered)}", style="dim")
+        return text
+    if isinstance(record, Stderr):
+        return Text.assemble((record.hook, "bold"), (" stderr ", "dim"), one_line(record.line))
+    if isinstance(record, Noise):
+        return Text.assemble(
+            (record.hook, "bold"), (" stdout noise ", "yellow"), one_line(record.line)
+        )
+    if isinstance(record, Lifecycle):
+        text = Text.assemble((record.hook, "bold"), " ", (record.state, _state_style(record.state)))
+        if record.pid:
+            text.append(f" pid {record.pid}", style="dim")
+        if record.detail:
+            text.append(f"  {one_line(record.detail)}")
+        return text
+    if isinstance(record, Decision):
+        return _decision(record)
+    return Text(record.type)
+
+
+def _exchange(record: Exchange) -> Text:
+    text = Text.assemble((record.hook, "bold"), " → ", (record.method, "cyan"))
+    if record.rpc_id:
+        text.append(f" #{record.rpc_id}", style="dim")
+    if record.action:
+        text.append(f"  {record.action}", style=VERDICT_STYLE.get(record.action, ""))
+    text.append(f"  {record.status}", style=STATUS_STYLE.get(record.status, "red"))
+    if record.duration_ms is not None:
+        text.append(f"  {record.duration_ms:.1f} ms", style="dim")
+    if record.error:
+        text.append(f"  {one_line(record.error)}", style="red")
+    return text
+
+
+def _decision(record: Decision) -> Text:
+    text = Text.assemble(("decision ", "dim"), (record.stage, "cyan"), ": ")
+    text.append(record.verdict, style=VERDICT_STYLE.get(record.verdict, "green"))
+    if record.tool:
+        text.append(f" {record.tool}")
+    if record.by:
+        text.append(f" by {record.by}", style="bold")
+    if record.reason:
+        text.append(f" — {one_line(record.reason)}")
+    return text
+
+
+def finding_line(finding: Finding) -> Text:
+    text = Text("          ")
+    text.append(f"[{finding.severity}] {finding.code}", style=SEVERITY_STYLE[finding.severity])
+    text.append(f" {one_line(finding.message)}")
+    if finding.picoclaw:
+        text.append(f"  (PicoClaw: {one_line(finding.picoclaw)})", style="dim")
+    return text
+
+
+def _state_style(state: str) -> str:
+    if state == "ready":
+        return "green"
+    if state in ("failed", "exited"):
+        return "bold red"
+    return "yellow"

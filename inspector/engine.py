@@ -1,0 +1,102 @@
+"""The facade over the core: everything the CLI and the TUI can do, a test can do here too."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from inspector.config.model import Config
+from inspector.hooks.process import ProcessHook
+from inspector.journal.journal import Journal
+from inspector.journal.jsonl import JsonlWriter
+from inspector.journal.records import Exchange
+from inspector.pipeline.answers import host_reading
+from inspector.pipeline.pipeline import Hook, Pipeline
+from inspector.pipeline.results import ApprovalResult, StageResult
+from inspector.protocol.stages import STAGE_FOR_METHOD
+
+
+class Engine:
+    """Owns the hook processes, the pipeline and the journal of one session."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        journal: Journal | None = None,
+        journal_path: str | Path | None = None,
+        restart_crashed: bool = True,
+    ) -> None:
+        self.config = config
+        self.journal = journal or Journal()
+        self.writer = JsonlWriter(journal_path).attach(self.journal) if journal_path else None
+        self.restart_crashed = restart_crashed
+        self.hooks: dict[str, Hook] = {}
+        self.pipeline = Pipeline(self.journal, config.defaults, lambda: self.hooks.values())
+
+    async def __aenter__(self) -> Engine:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        """Start every enabled hook and handshake with all of them at once."""
+        for spec in self.config.enabled_hooks:
+            self.hooks[spec.name] = self._make_hook(spec)
+        await asyncio.gather(*(self._start_hook(hook) for hook in self.hooks.values()))
+
+    async def stop(self) -> None:
+        await self.pipeline.close()
+        await asyncio.gather(*(_stop_hook(hook) for hook in self.hooks.values()))
+        if self.writer is not None:
+            self.writer.close()
+
+    def _make_hook(self, spec: Any) -> Hook:
+        return ProcessHook(spec, self.journal, self.config.defaults, restart=self.restart_crashed)
+
+    async def _start_hook(self, hook: Hook) -> None:
+        if isinstance(hook, ProcessHook):
+            await hook.start()
+
+    # ---- sending by hand -------------------------------------------------------------------
+
+    async def send_to_hook(
+        self, hook_name: str, method: str, params: Any, *, source: str = "composer"
+    ) -> Exchange:
+        """One request to one hook, outside any pipeline semantics."""
+        hook = self.hooks[hook_name]
+        exchange = await hook.call(
+            method, params, timeout_ms=self.timeout_for(method), source=source, turn=None
+        )
+        stage = STAGE_FOR_METHOD.get(method)
+        if stage is not None and isinstance(params, dict):
+            exchange.action = host_reading(stage, exchange, params)
+            self.journal.update(exchange)
+        return exchange
+
+    async def send_through_pipeline(
+        self, method: str, params: dict[str, Any], *, source: str = "composer"
+    ) -> StageResult | ApprovalResult:
+        """A stage request through every hook that intercepts it, as the host would send it."""
+        stage = STAGE_FOR_METHOD[method]
+        if stage == "approve_tool":
+            return await self.pipeline.approve_tool(params, source=source, turn="")
+        handler = getattr(self.pipeline, stage)
+        result: StageResult = await handler(params, source=source, turn="")
+        return result
+
+    def timeout_for(self, method: str) -> int:
+        stage = STAGE_FOR_METHOD.get(method)
+        if stage == "approve_tool":
+            return self.config.defaults.approval_timeout_ms
+        if stage is None:
+            return self.config.defaults.handshake_timeout_ms
+        return self.config.defaults.interceptor_timeout_ms
+
+
+async def _stop_hook(hook: Hook) -> None:
+    if isinstance(hook, ProcessHook):
+        await hook.stop()

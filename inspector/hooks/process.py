@@ -1,0 +1,470 @@
+"""A persistent JSON-RPC hook process, hosted the way PicoClaw hosts it, but supervised."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections import deque
+from typing import Any
+
+from inspector.config.model import Defaults, HookSpec
+from inspector.hooks.stats import HookStats
+from inspector.journal.journal import Journal
+from inspector.journal.records import (
+    STATUS_CANCELLED,
+    STATUS_ERROR,
+    STATUS_EXITED,
+    STATUS_INVALID,
+    STATUS_NOT_SENT,
+    STATUS_OK,
+    STATUS_PENDING,
+    STATUS_TIMEOUT,
+    Exchange,
+    Finding,
+    Lifecycle,
+    Noise,
+    Stderr,
+)
+from inspector.protocol import findings, jsonrpc
+from inspector.protocol.framing import LineSplitter
+from inspector.protocol.stages import HELLO
+from inspector.protocol.templates import hello_params
+
+CLOSE_GRACE_S = 2.0  # PicoClaw: close stdin, wait 2 s, then kill
+EXIT_DRAIN_S = 0.2  # after exit, how long stdout may still deliver answers (a child may hold it)
+READ_CHUNK = 1 << 16
+BACKOFF_START_S = 0.25
+BACKOFF_MAX_S = 30.0
+STABLE_AFTER_S = 10.0  # a run this long resets the restart backoff
+NO_RESTART_NOTE = (
+    "PicoClaw never restarts a crashed hook: until a config reload its interceptors are "
+    "skipped, its approvals deny and its observers miss events"
+)
+
+STARTING, READY, FAILED, EXITED, RESTARTING, STOPPING, STOPPED = (
+    "starting",
+    "ready",
+    "failed",
+    "exited",
+    "restarting",
+    "stopping",
+    "stopped",
+)
+
+
+class ProcessHook:
+    """One hook child. Calls are matched to answers by id, any number in flight at once;
+    every line in either direction ends up in the journal."""
+
+    def __init__(
+        self,
+        spec: HookSpec,
+        journal: Journal,
+        defaults: Defaults,
+        *,
+        restart: bool = True,
+    ) -> None:
+        self.spec = spec
+        self.journal = journal
+        self.defaults = defaults
+        self.restart_enabled = restart
+        self.state = STOPPED
+        self.pid: int | None = None
+        self.stats = HookStats()
+        self._proc: asyncio.subprocess.Process | None = None
+        self._next_id = 0
+        self._pending: dict[int, tuple[asyncio.Future[tuple[dict[str, Any], str]], Exchange]] = {}
+        self._finished: dict[int, Exchange] = {}  # answered or timed out, for late/duplicate ids
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stdout_done = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._stopping = False
+        self._backoff = BACKOFF_START_S
+        self._restart_task: asyncio.Task[None] | None = None
+        self._started_at = 0.0
+        self._recent_exits: deque[float] = deque(maxlen=5)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def running(self) -> bool:
+        return self.state == READY
+
+    # ---- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> bool:
+        """Spawn and handshake. True when the hook is ready for calls."""
+        self._stopping = False
+        self._ready.clear()
+        if not await self._spawn():
+            return False
+        exchange = await self._call(
+            HELLO,
+            hello_params(self.spec.name, self.spec.modes),
+            timeout_s=self.defaults.handshake_timeout_ms / 1000,
+            source="host",
+            turn=None,
+            timeout_ms=self.defaults.handshake_timeout_ms,
+        )
+        problem = _hello_problem(exchange, self.defaults.handshake_timeout_ms)
+        if problem is None:
+            self._set_state(READY, detail=f"modes {', '.join(self.spec.modes)}")
+            self._ready.set()
+            return True
+        if self._proc is not None and self._proc.returncode is None:
+            self._set_state(
+                FAILED,
+                detail=problem,
+                picoclaw="PicoClaw fails to load every configured hook when one hello fails",
+            )
+            await self._close_process()
+        return False
+
+    async def stop(self) -> None:
+        """Close stdin, give the hook 2 s to exit, then kill it (PicoClaw sends no SIGTERM)."""
+        self._stopping = True
+        if self._restart_task is not None:
+            self._restart_task.cancel()
+            self._restart_task = None
+        if self._proc is None or self._proc.returncode is not None:
+            self._set_state(STOPPED)
+            return
+        self._set_state(STOPPING)
+        await self._close_process()
+        for task in self._tasks:
+            task.cancel()
+        self._set_state(STOPPED)
+
+    async def wait_ready(self, timeout_s: float) -> bool:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), timeout_s)
+        return self.running
+
+    async def _spawn(self) -> bool:
+        env = {**os.environ, **self.spec.env_dict} if self.spec.env else None
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self.spec.command,
+                cwd=self.spec.dir,
+                env=env,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,  # so a stop also reaches children holding the pipes
+            )
+        except OSError as exc:
+            self._set_state(FAILED, detail=f"cannot start {self.spec.command[0]!r}: {exc}")
+            return False
+        self._proc = proc
+        self.pid = proc.pid
+        self._next_id = 0
+        self._finished.clear()
+        self._stdout_done = asyncio.Event()
+        self._started_at = time.monotonic()
+        self._set_state(STARTING, detail=" ".join(self.spec.command))
+        self._tasks = [
+            asyncio.create_task(self._read_stdout(proc)),
+            asyncio.create_task(self._read_stderr(proc)),
+            asyncio.create_task(self._watch_exit(proc)),
+        ]
+        return True
+
+    async def _close_process(self) -> None:
+        proc, self._proc = self._proc, None  # an exit we caused is not a crash
+        if proc is None:
+            return
+        if proc.stdin is not None and not proc.stdin.is_closing():
+            proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), CLOSE_GRACE_S)
+        except asyncio.TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+        # children that still hold the pipes go with the group
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
+        code = await proc.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._stdout_done.wait(), EXIT_DRAIN_S)
+        reason = "process exited" if code == 0 else f"exit status {code}"
+        self._fail_pending(STATUS_EXITED, reason)
+        if self._stopping or proc is not self._proc:
+            return
+        self._ready.clear()
+        self.stats.crashes += 1
+        self._set_state(EXITED, detail=reason, exit_code=code, picoclaw=NO_RESTART_NOTE)
+        if self.restart_enabled:
+            self._restart_task = asyncio.create_task(self._restart_later())
+
+    async def _restart_later(self) -> None:
+        if time.monotonic() - self._started_at > STABLE_AFTER_S:
+            self._backoff = BACKOFF_START_S
+        delay = self._backoff
+        self._backoff = min(self._backoff * 2, BACKOFF_MAX_S)
+        self._set_state(RESTARTING, detail=f"in {delay:.2f} s")
+        await asyncio.sleep(delay)
+        if self._stopping:
+            return
+        self.stats.restarts += 1
+        await self.start()
+
+    def _set_state(
+        self,
+        state: str,
+        *,
+        detail: str = "",
+        exit_code: int | None = None,
+        picoclaw: str = "",
+    ) -> None:
+        self.state = state
+        self.journal.append(
+            Lifecycle(
+                hook=self.name,
+                state=state,
+                pid=self.pid,
+                detail=detail,
+                exit_code=exit_code,
+                picoclaw=picoclaw,
+            )
+        )
+
+    # ---- calls -----------------------------------------------------------------------------
+
+    async def call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        timeout_ms: int,
+        source: str,
+        turn: str | None = None,
+    ) -> Exchange:
+        """Send one request and wait for its answer, its timeout, or the process's exit."""
+        if not self.running:
+            return self._not_sent(method, params, source, turn)
+        return await self._call(
+            method,
+            params,
+            timeout_s=timeout_ms / 1000,
+            source=source,
+            turn=turn,
+            timeout_ms=timeout_ms,
+        )
+
+    async def notify(self, method: str, params: Any) -> str | None:
+        """Send a notification. Returns an error text when it could not be written."""
+        if not self.running or self._proc is None or self._proc.stdin is None:
+            return f"hook {self.name!r} is {self.state}"
+        try:
+            self._proc.stdin.write(jsonrpc.encode(jsonrpc.notification(method, params)))
+            await asyncio.wait_for(
+                self._proc.stdin.drain(), self.defaults.observer_timeout_ms / 1000
+            )
+        except asyncio.TimeoutError:
+            return f"write timed out after {self.defaults.observer_timeout_ms} ms"
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            return f"write failed: {exc}"
+        return None
+
+    async def _call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        timeout_s: float,
+        source: str,
+        turn: str | None,
+        timeout_ms: int,
+    ) -> Exchange:
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None
+        self._next_id += 1
+        rpc_id = self._next_id
+        message = jsonrpc.request(rpc_id, method, params)
+        wire = jsonrpc.encode(message)
+        exchange = self.journal.append(
+            Exchange(
+                hook=self.name,
+                method=method,
+                request=message,
+                source=source,
+                turn=turn,
+                rpc_id=rpc_id,
+                raw_request=wire[:-1].decode(),
+            )
+        )
+        future: asyncio.Future[tuple[dict[str, Any], str]] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self._pending[rpc_id] = (future, exchange)
+        started = time.perf_counter()
+        try:
+            proc.stdin.write(wire)
+            answer, raw = await asyncio.wait_for(_drain_then(proc.stdin, future), timeout_s)
+        except asyncio.TimeoutError:
+            self._finish(exchange, started, STATUS_TIMEOUT, f"no answer within {timeout_ms} ms")
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            self._finish(exchange, started, STATUS_EXITED, f"write failed: {exc}")
+        except _CallFailed as failure:
+            self._finish(exchange, started, failure.status, failure.reason)
+        except asyncio.CancelledError:
+            self._finish(exchange, started, STATUS_CANCELLED, "the caller gave up")
+            raise
+        else:
+            exchange.response = answer
+            exchange.raw_response = raw
+            exchange.findings.extend(
+                findings.check_answer(
+                    method,
+                    params,
+                    answer,
+                    duration_ms=(time.perf_counter() - started) * 1000,
+                    timeout_ms=timeout_ms,
+                )
+            )
+            status, error = _answer_status(method, answer)
+            self._finish(exchange, started, status, error)
+        finally:
+            self._pending.pop(rpc_id, None)
+            self._finished[rpc_id] = exchange
+        return exchange
+
+    def _finish(self, exchange: Exchange, started: float, status: str, error: str | None) -> None:
+        exchange.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        exchange.status = status
+        exchange.error = error
+        self.stats.record(exchange)
+        self.journal.update(exchange)
+
+    def _not_sent(self, method: str, params: Any, source: str, turn: str | None) -> Exchange:
+        exchange = Exchange(
+            hook=self.name,
+            method=method,
+            request=jsonrpc.request(0, method, params),
+            source=source,
+            turn=turn,
+            status=STATUS_NOT_SENT,
+            error=f"hook {self.name!r} is {self.state}",
+            duration_ms=0.0,
+        )
+        self.stats.record(exchange)
+        return self.journal.append(exchange)
+
+    def _fail_pending(self, status: str, reason: str) -> None:
+        for future, _exchange in list(self._pending.values()):
+            if not future.done():
+                future.set_exception(_CallFailed(status, reason))
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    async def _read_stdout(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdout is not None
+        splitter = LineSplitter()
+        try:
+            while chunk := await proc.stdout.read(READ_CHUNK):
+                for line in splitter.feed(chunk):
+                    self._on_stdout_line(line.data, line.size, line.over_picoclaw_limit)
+            for line in splitter.close():
+                self._on_stdout_line(line.data, line.size, line.over_picoclaw_limit)
+        finally:
+            self._stdout_done.set()
+
+    def _on_stdout_line(self, data: bytes, size: int, oversized: bool) -> None:
+        extra: list[Finding] = findings.oversized_line(size) if oversized else []
+        incoming = jsonrpc.decode(data)
+        text = data.decode("utf-8", errors="replace")
+        pending = self._pending.get(incoming.rpc_id) if incoming.kind == "response" else None
+        if pending is not None and not pending[0].done():
+            future, exchange = pending
+            exchange.findings.extend(extra)
+            assert incoming.message is not None
+            future.set_result((incoming.message, text))
+            return
+        self.journal.append(
+            Noise(
+                hook=self.name,
+                line=text,
+                size=size,
+                pid=self.pid,
+                exchange=self._exchange_for(incoming),
+                findings=extra + self._noise_findings(incoming),
+            )
+        )
+
+    def _exchange_for(self, incoming: jsonrpc.Incoming) -> int | None:
+        if incoming.rpc_id is not None and incoming.rpc_id in self._finished:
+            return self._finished[incoming.rpc_id].seq
+        return None
+
+    def _noise_findings(self, incoming: jsonrpc.Incoming) -> list[Finding]:
+        if incoming.kind != "response":
+            return findings.decode_findings(incoming)
+        assert incoming.rpc_id is not None
+        if incoming.rpc_id in self._pending:  # answered, and its caller not yet resumed
+            return findings.duplicate_id(incoming.rpc_id)
+        earlier = self._finished.get(incoming.rpc_id)
+        if earlier is None:
+            return findings.unknown_id(incoming.rpc_id)
+        if earlier.status == STATUS_TIMEOUT:
+            return findings.late_answer(incoming.rpc_id, earlier.seq)
+        return findings.duplicate_id(incoming.rpc_id)
+
+    async def _read_stderr(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stderr is not None
+        splitter = LineSplitter()
+        while chunk := await proc.stderr.read(READ_CHUNK):
+            for line in splitter.feed(chunk):
+                self._on_stderr_line(line.data)
+        for line in splitter.close():
+            self._on_stderr_line(line.data)
+
+    def _on_stderr_line(self, data: bytes) -> None:
+        self.journal.append(
+            Stderr(hook=self.name, line=data.decode("utf-8", errors="replace"), pid=self.pid)
+        )
+
+
+class _CallFailed(Exception):
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+async def _drain_then(
+    stdin: asyncio.StreamWriter, future: asyncio.Future[tuple[dict[str, Any], str]]
+) -> tuple[dict[str, Any], str]:
+    await stdin.drain()
+    return await future
+
+
+def _answer_status(method: str, answer: dict[str, Any]) -> tuple[str, str | None]:
+    """How PicoClaw's call() would classify an answer that matched its id."""
+    error = answer.get("error")
+    if isinstance(error, dict):
+        return STATUS_ERROR, f"{method} failed: {error.get('message', '')}"
+    result = answer.get("result")
+    if result is not None and not isinstance(result, dict):
+        return STATUS_INVALID, f"decode {method} result: a JSON {type(result).__name__}"
+    return STATUS_OK, None
+
+
+def _hello_problem(exchange: Exchange, timeout_ms: int) -> str | None:
+    if exchange.status == STATUS_OK:
+        return None
+    if exchange.status == STATUS_TIMEOUT:
+        return (
+            f"no answer to hook.hello within {timeout_ms} ms "
+            "(handshake_timeout_ms; PicoClaw would wait forever and block start-up)"
+        )
+    if exchange.status == STATUS_PENDING:
+        return "hook.hello never finished"
+    return f"hook.hello {exchange.status}: {exchange.error}"

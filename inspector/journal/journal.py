@@ -1,0 +1,63 @@
+"""The append-only journal: the single source of truth every view reads."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+from inspector.journal.records import Exchange, Record
+
+R = TypeVar("R", bound=Record)
+
+# Called with the record and whether it is new (True) or an update of one already appended (False).
+Subscriber = Callable[[Record, bool], None]
+
+
+class Journal:
+    """Records in order of arrival. An exchange is appended when it starts and updated when it ends,
+    so views can show calls in flight; nothing is ever removed."""
+
+    def __init__(self) -> None:
+        self.records: list[Record] = []
+        self._subscribers: list[Subscriber] = []
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def append(self, record: R) -> R:
+        record.seq = self.records[-1].seq + 1 if self.records else 1
+        self.records.append(record)
+        for subscriber in list(self._subscribers):
+            subscriber(record, True)
+        return record
+
+    def update(self, record: Record) -> None:
+        """Tell subscribers that a record already in the journal changed (a call finished)."""
+        for subscriber in list(self._subscribers):
+            subscriber(record, False)
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def adopt(self, record: Record) -> None:
+        """Add a record that already has its seq (loading a saved journal keeps its numbering)."""
+        self.records.append(record)
+
+    def get(self, seq: int) -> Record | None:
+        index = bisect_left(self.records, seq, key=lambda record: record.seq)
+        if index < len(self.records) and self.records[index].seq == seq:
+            return self.records[index]
+        return None
+
+    def of_type(self, cls: type[R]) -> Iterator[R]:
+        return (record for record in self.records if isinstance(record, cls))
+
+    def exchanges(self) -> Iterator[Exchange]:
+        return self.of_type(Exchange)

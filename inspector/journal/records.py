@@ -1,0 +1,145 @@
+"""Journal records: the public JSONL contract. Every record has `type` and `ts`."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from inspector.protocol.finding import Finding
+
+__all__ = ["Finding"]  # records carry findings; most readers import both from here
+
+# Exchange statuses. `ok` means a result arrived; everything else says why not.
+STATUS_OK = "ok"
+STATUS_ERROR = "error"  # the hook answered with a JSON-RPC error
+STATUS_TIMEOUT = "timeout"
+STATUS_EXITED = "exited"  # the process exited while the call was pending
+STATUS_INVALID = "invalid"  # an answer arrived but PicoClaw could not decode it
+STATUS_NOT_SENT = "not_sent"  # the hook was not running
+STATUS_DROPPED = "dropped"  # held by intercept and dropped by hand
+STATUS_PENDING = "pending"
+STATUS_CANCELLED = "cancelled"  # the caller stopped waiting (the turn or the app ended)
+
+
+def now() -> float:
+    return time.time()
+
+
+@dataclass(slots=True)
+class Record:
+    type: ClassVar[str] = "record"
+    ts: float = field(default_factory=now)
+    seq: int = 0  # position in the journal, set on append
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "findings":
+                value = [finding.to_json() for finding in value]
+            data[f.name] = value
+        return data
+
+    @property
+    def findings_list(self) -> list[Finding]:
+        return getattr(self, "findings", [])
+
+
+@dataclass(slots=True)
+class Exchange(Record):
+    """One request to one hook and what came of it."""
+
+    type: ClassVar[str] = "exchange"
+    hook: str = ""
+    method: str = ""
+    request: dict[str, Any] | None = None  # the JSON-RPC message as sent
+    response: dict[str, Any] | None = None  # the JSON-RPC message as received
+    error: str | None = None
+    status: str = STATUS_PENDING
+    duration_ms: float | None = None
+    findings: list[Finding] = field(default_factory=list)
+    source: str = ""  # scenario, composer, replay, check, relay:<name>
+    turn: str | None = None
+    action: str | None = None  # the action or verdict the host took from the answer
+    rpc_id: int | None = None
+    raw_request: str | None = None  # the exact line on the wire, without its newline
+    raw_response: str | None = None
+    edited: bool = False  # changed by hand while held
+
+
+@dataclass(slots=True)
+class Event(Record):
+    """A runtime event the host emitted to observers."""
+
+    type: ClassVar[str] = "event"
+    kind: str = ""
+    severity: str = "info"
+    payload: dict[str, Any] = field(default_factory=dict)  # the full events.Event envelope
+    source: str = ""
+    delivered: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Stderr(Record):
+    type: ClassVar[str] = "stderr"
+    hook: str = ""
+    line: str = ""
+    pid: int | None = None
+
+
+@dataclass(slots=True)
+class Noise(Record):
+    """A stdout line from a hook that answered no pending call."""
+
+    type: ClassVar[str] = "noise"
+    hook: str = ""
+    line: str = ""
+    size: int = 0  # bytes on the wire, without the newline
+    pid: int | None = None
+    exchange: int | None = None  # seq of the exchange it belonged to, for late answers
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Lifecycle(Record):
+    type: ClassVar[str] = "lifecycle"
+    hook: str = ""
+    state: str = ""  # starting, ready, failed, exited, restarting, stopping, stopped
+    pid: int | None = None
+    detail: str = ""
+    exit_code: int | None = None
+    picoclaw: str = ""
+
+
+@dataclass(slots=True)
+class Decision(Record):
+    """What a stage of the pipeline decided, and who decided it."""
+
+    type: ClassVar[str] = "decision"
+    stage: str = ""
+    verdict: str = ""
+    by: str = ""  # the hook that decided, "human", or "" when nobody objected
+    reason: str = ""
+    source: str = ""
+    turn: str | None = None
+    tool: str | None = None
+    chain: list[dict[str, Any]] = field(default_factory=list)  # [{"hook", "action", "status"}]
+
+
+RECORD_TYPES: dict[str, type[Record]] = {
+    cls.type: cls for cls in (Exchange, Event, Stderr, Noise, Lifecycle, Decision)
+}
+
+
+def record_from_json(data: dict[str, Any]) -> Record:
+    """Rebuild a record from its JSON form; unknown keys are ignored so newer files still load."""
+    cls = RECORD_TYPES.get(str(data.get("type")))
+    if cls is None:
+        raise ValueError(f"unknown record type {data.get('type')!r}")
+    names = {f.name for f in fields(cls)}
+    kwargs = {key: value for key, value in data.items() if key in names}
+    if "findings" in kwargs:
+        kwargs["findings"] = [Finding.from_json(item) for item in kwargs["findings"] or []]
+    return cls(**kwargs)

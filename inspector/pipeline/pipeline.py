@@ -1,0 +1,298 @@
+"""PicoClaw's hook chain: ordering, actions, fail-open interceptors, fail-closed approval."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from inspector.config.model import Defaults, HookSpec
+from inspector.journal.journal import Journal
+from inspector.journal.records import Decision, Event, Exchange, Finding
+from inspector.pipeline.answers import (
+    DISCARDED,
+    SKIPPED,
+    Answer,
+    label_for,
+    read_approval_answer,
+    read_interceptor_answer,
+    verdict_label,
+)
+from inspector.pipeline.results import ApprovalResult, StageResult
+from inspector.protocol.event_kinds import normalize_kind
+from inspector.protocol.stages import (
+    ABORT_TURN,
+    CONTINUE,
+    DENY_TOOL,
+    HARD_ABORT,
+    METHOD_FOR_STAGE,
+    RESPOND,
+    RUNTIME_EVENT,
+)
+
+OBSERVER_QUEUE = (
+    64  # PicoClaw's runtime subscription buffer; when full, the newest event is dropped
+)
+STOPS_CHAIN = frozenset({RESPOND, DENY_TOOL, ABORT_TURN, HARD_ABORT})
+
+
+class Hook(Protocol):
+    """What the pipeline needs of a hook: a process hook, a human approver, ..."""
+
+    spec: HookSpec
+
+    @property
+    def name(self) -> str: ...
+
+    async def call(
+        self, method: str, params: Any, *, timeout_ms: int, source: str, turn: str | None = None
+    ) -> Exchange: ...
+
+    async def notify(self, method: str, params: Any) -> str | None: ...
+
+
+class Pipeline:
+    def __init__(
+        self, journal: Journal, defaults: Defaults, hooks: Callable[[], Iterable[Hook]]
+    ) -> None:
+        self.journal = journal
+        self.defaults = defaults
+        self._hooks = hooks
+        self._events: asyncio.Queue[Event] = asyncio.Queue(OBSERVER_QUEUE)
+        self._dispatcher: asyncio.Task[None] | None = None
+
+    def ordered(self) -> list[Hook]:
+        """Lower priority first, ties by name (PicoClaw's rebuildOrdered for process hooks)."""
+        return sorted(self._hooks(), key=lambda hook: (hook.spec.priority, hook.spec.name))
+
+    def interceptors(self, stage: str) -> list[Hook]:
+        return [hook for hook in self.ordered() if hook.spec.intercepts(stage)]
+
+    # ---- interceptor stages ----------------------------------------------------------------
+
+    async def before_llm(self, request: dict[str, Any], *, source: str, turn: str) -> StageResult:
+        return await self._intercept("before_llm", request, source=source, turn=turn)
+
+    async def after_llm(self, envelope: dict[str, Any], *, source: str, turn: str) -> StageResult:
+        return await self._intercept("after_llm", envelope, source=source, turn=turn)
+
+    async def before_tool(self, call: dict[str, Any], *, source: str, turn: str) -> StageResult:
+        return await self._intercept("before_tool", call, source=source, turn=turn)
+
+    async def after_tool(self, envelope: dict[str, Any], *, source: str, turn: str) -> StageResult:
+        return await self._intercept("after_tool", envelope, source=source, turn=turn)
+
+    async def _intercept(
+        self, stage: str, value: dict[str, Any], *, source: str, turn: str | None
+    ) -> StageResult:
+        current = value
+        chain: list[dict[str, Any]] = []
+        result = StageResult(CONTINUE, current, chain=chain)
+        hooks = self.interceptors(stage)
+        for hook in hooks:
+            sent = current  # values are never mutated in place, so no copy is needed
+            exchange = await hook.call(
+                METHOD_FOR_STAGE[stage],
+                sent,
+                timeout_ms=self.defaults.interceptor_timeout_ms,
+                source=source,
+                turn=turn,
+            )
+            answer = read_interceptor_answer(stage, exchange, sent)
+            if stage == "before_llm" and answer.value is not None:
+                answer.value = _guard_before_llm(sent, answer.value)
+            self._settle(exchange, label_for(answer))
+            chain.append(_link(hook.name, answer))
+            if answer.action in (SKIPPED, DISCARDED):
+                continue
+            if answer.action in STOPS_CHAIN:
+                result = self._stopped(stage, answer, current, hook.name, exchange, chain)
+                break
+            current = answer.value if answer.value is not None else current
+            result = StageResult(CONTINUE, current, chain=chain)
+        if hooks:
+            self._decide(stage, result, source, turn, _tool_of(stage, value))
+        return result
+
+    def _stopped(
+        self,
+        stage: str,
+        answer: Answer,
+        current: dict[str, Any],
+        hook: str,
+        exchange: Exchange,
+        chain: list[dict[str, Any]],
+    ) -> StageResult:
+        if answer.action == RESPOND and answer.hook_result is None:
+            # PicoClaw warns, ignores the hook's call and runs approval and the tool as they were.
+            return StageResult(RESPOND, current, decided_by=hook, chain=chain)
+        value = current if answer.action == DENY_TOOL else (answer.value or current)
+        return StageResult(
+            answer.action,
+            value,
+            reason=answer.reason,
+            decided_by=hook,
+            hook_result=answer.hook_result,
+            chain=chain,
+        )
+
+    # ---- approvals -------------------------------------------------------------------------
+
+    async def approve_tool(
+        self, request: dict[str, Any], *, source: str, turn: str
+    ) -> ApprovalResult:
+        chain: list[dict[str, Any]] = []
+        outcome = ApprovalResult(True, chain=chain)
+        hooks = self.interceptors("approve_tool")
+        for hook in hooks:
+            exchange = await hook.call(
+                METHOD_FOR_STAGE["approve_tool"],
+                request,
+                timeout_ms=self.defaults.approval_timeout_ms,
+                source=source,
+                turn=turn,
+            )
+            approved, reason = read_approval_answer(exchange)
+            self._settle(exchange, verdict_label(approved))
+            chain.append({"hook": hook.name, "action": verdict_label(approved), "reason": reason})
+            if not approved:
+                outcome = ApprovalResult(False, reason, decided_by=hook.name, chain=chain)
+                break
+        if hooks:
+            self.journal.append(
+                Decision(
+                    stage="approve_tool",
+                    verdict=verdict_label(outcome.approved),
+                    by=outcome.decided_by or "",
+                    reason=outcome.reason,
+                    source=source,
+                    turn=turn,
+                    tool=request.get("tool"),
+                    chain=chain,
+                )
+            )
+        return outcome
+
+    # ---- observers -------------------------------------------------------------------------
+
+    async def emit_event(self, event: dict[str, Any], *, source: str) -> None:
+        """Queue a runtime event for observers; delivery runs behind the turn, as in PicoClaw."""
+        record = self.journal.append(
+            Event(
+                kind=str(event.get("kind", "")),
+                severity=str(event.get("severity") or "info"),
+                payload=event,
+                source=source,
+            )
+        )
+        if not self._observers_of(record.kind):
+            return
+        if self._dispatcher is None or self._dispatcher.done():
+            self._dispatcher = asyncio.create_task(self._dispatch())
+        try:
+            self._events.put_nowait(record)
+        except asyncio.QueueFull:
+            record.findings.append(
+                Finding(
+                    "event-dropped",
+                    "warning",
+                    f"observer queue full ({OBSERVER_QUEUE} events): {record.kind} not delivered",
+                    "PicoClaw drops the newest event silently when observers fall behind",
+                )
+            )
+            self.journal.update(record)
+
+    async def drain_events(self) -> None:
+        """Wait until every queued event has been offered to its observers."""
+        await self._events.join()
+
+    async def close(self) -> None:
+        if self._dispatcher is not None:
+            self._dispatcher.cancel()
+
+    def _observers_of(self, kind: str) -> list[Hook]:
+        return [hook for hook in self.ordered() if _observes(hook.spec, kind)]
+
+    async def _dispatch(self) -> None:
+        while True:
+            record = await self._events.get()
+            try:
+                for hook in self._observers_of(record.kind):
+                    error = await hook.notify(RUNTIME_EVENT, record.payload)
+                    if error is None:
+                        record.delivered.append(hook.name)
+                    else:
+                        record.findings.append(
+                            Finding(
+                                "observer-failed",
+                                "warning",
+                                f"{hook.name}: {error}",
+                                "PicoClaw logs a warning and goes on",
+                            )
+                        )
+                self.journal.update(record)
+            finally:
+                self._events.task_done()
+
+    # ---- records ---------------------------------------------------------------------------
+
+    def _settle(self, exchange: Exchange, action: str) -> None:
+        exchange.action = action
+        self.journal.update(exchange)
+
+    def _decide(
+        self, stage: str, result: StageResult, source: str, turn: str | None, tool: str | None
+    ) -> None:
+        self.journal.append(
+            Decision(
+                stage=stage,
+                verdict=result.action,
+                by=result.decided_by or "",
+                reason=result.reason,
+                source=source,
+                turn=turn,
+                tool=tool,
+                chain=result.chain,
+            )
+        )
+
+
+def _link(hook: str, answer: Answer) -> dict[str, Any]:
+    link: dict[str, Any] = {"hook": hook, "action": label_for(answer)}
+    if answer.reason:
+        link["reason"] = answer.reason
+    return link
+
+
+def _observes(spec: HookSpec, kind: str) -> bool:
+    if not spec.observe:
+        return False
+    if spec.observes_all:
+        return True
+    return any(normalize_kind(name) == kind for name in spec.observe)
+
+
+def _system_messages(messages: Any) -> list[tuple[int, Any]]:
+    if not isinstance(messages, list):
+        return []
+    return [
+        (index, message)
+        for index, message in enumerate(messages)
+        if isinstance(message, dict) and message.get("role") == "system"
+    ]
+
+
+def _guard_before_llm(sent: dict[str, Any], proposed: dict[str, Any]) -> dict[str, Any]:
+    """PicoClaw reverts a change to system messages (restoring all messages) or to the tools;
+    the exchange's findings say so."""
+    guarded = dict(proposed)
+    if _system_messages(sent.get("messages")) != _system_messages(proposed.get("messages")):
+        guarded["messages"] = sent.get("messages")
+    if (sent.get("tools") or []) != (proposed.get("tools") or []):
+        guarded["tools"] = sent.get("tools")
+    return guarded
+
+
+def _tool_of(stage: str, value: dict[str, Any]) -> str | None:
+    tool = value.get("tool") if stage in ("before_tool", "after_tool") else None
+    return tool if isinstance(tool, str) else None

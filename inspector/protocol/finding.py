@@ -1,0 +1,28 @@
+"""A conformance finding: what is wrong with a line or an answer, and what PicoClaw would do."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(slots=True)
+class Finding:
+    code: str
+    severity: Severity
+    message: str
+    picoclaw: str = ""  # what PicoClaw would do, where we differ or it matters
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Finding:
+        return cls(
+            code=str(data.get("code", "")),
+            severity=data.get("severity", "info"),
+            message=str(data.get("message", "")),
+            picoclaw=str(data.get("picoclaw", "")),
+        )

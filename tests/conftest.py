@@ -1,0 +1,52 @@
+"""Shared helpers: real hook processes built from tests/hooks/scripted.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from inspector.config.model import Config, Defaults, HookSpec
+
+HOOKS = Path(__file__).parent / "hooks"
+SCRIPTED = HOOKS / "scripted.py"
+
+
+def scripted(
+    name: str,
+    script: dict[str, Any] | None = None,
+    *,
+    intercept: tuple[str, ...] = (),
+    observe: tuple[str, ...] = (),
+    priority: int = 0,
+    env: dict[str, str] | None = None,
+) -> HookSpec:
+    return HookSpec(
+        name=name,
+        command=(sys.executable, str(SCRIPTED), json.dumps(script or {})),
+        intercept=intercept,
+        observe=observe,
+        priority=priority,
+        env=tuple(sorted((env or {}).items())),
+    )
+
+
+def config_of(*specs: HookSpec, **timeouts: int) -> Config:
+    return Config(hooks=specs, defaults=Defaults(**timeouts))
+
+
+async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Poll until `predicate` holds, failing after `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+def recorded_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

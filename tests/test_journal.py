@@ -1,0 +1,111 @@
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from inspector.journal.journal import Journal
+from inspector.journal.jsonl import JournalLoadError, JsonlWriter, load_journal
+from inspector.journal.records import (
+    Decision,
+    Event,
+    Exchange,
+    Finding,
+    Lifecycle,
+    Noise,
+    Record,
+    Stderr,
+)
+
+
+def sample_records() -> list[Record]:
+    return [
+        Lifecycle(hook="gate", state="ready", pid=42),
+        Exchange(
+            hook="gate",
+            method="hook.before_tool",
+            request={"jsonrpc": "2.0", "id": 2, "method": "hook.before_tool", "params": {}},
+            response={"jsonrpc": "2.0", "id": 2, "result": {"action": "continue"}},
+            status="ok",
+            duration_ms=1.5,
+            findings=[Finding("slow-answer", "warning", "slow", "nothing")],
+            action="continue",
+        ),
+        Event(kind="agent.turn.start", payload={"kind": "agent.turn.start"}, delivered=["log"]),
+        Stderr(hook="gate", line="debug: hi", pid=42),
+        Noise(hook="gate", line="oops", size=4),
+        Decision(stage="approve_tool", verdict="denied", by="gate", reason="no"),
+    ]
+
+
+def test_append_numbers_records_and_tells_subscribers() -> None:
+    journal = Journal()
+    seen: list[tuple[int, bool]] = []
+    unsubscribe = journal.subscribe(lambda record, new: seen.append((record.seq, new)))
+    first = journal.append(Stderr(hook="a", line="x"))
+    journal.update(first)
+    unsubscribe()
+    journal.append(Stderr(hook="a", line="y"))
+    assert seen == [(1, True), (1, False)]
+    assert journal.get(2).line == "y"  # type: ignore[union-attr]
+
+
+def test_every_record_has_type_and_ts_and_round_trips(tmp_path: Path) -> None:
+    journal = Journal()
+    writer = JsonlWriter(tmp_path / "j.jsonl").attach(journal)
+    for record in sample_records():
+        journal.append(record)
+    writer.close()
+    lines = [json.loads(line) for line in (tmp_path / "j.jsonl").read_text().splitlines()]
+    assert [line["type"] for line in lines] == [
+        "lifecycle",
+        "exchange",
+        "event",
+        "stderr",
+        "noise",
+        "decision",
+    ]
+    assert all(isinstance(line["ts"], float) for line in lines)
+    exchange = lines[1]
+    for key in ("hook", "method", "request", "response", "error", "status", "duration_ms"):
+        assert key in exchange
+    assert exchange["findings"] == [
+        {"code": "slow-answer", "severity": "warning", "message": "slow", "picoclaw": "nothing"}
+    ]
+    loaded = load_journal(tmp_path / "j.jsonl")
+    assert [record.to_json() for record in loaded.records] == [
+        record.to_json() for record in journal.records
+    ]
+
+
+async def test_writer_flushes_within_a_fraction_of_a_second_and_skips_pending(
+    tmp_path: Path,
+) -> None:
+    journal = Journal()
+    path = tmp_path / "live.jsonl"
+    writer = JsonlWriter(path).attach(journal)
+    pending = journal.append(Exchange(hook="a", method="hook.before_llm"))
+    journal.append(Stderr(hook="a", line="first"))
+    deadline = asyncio.get_running_loop().time() + 2
+    while "first" not in path.read_text():
+        assert asyncio.get_running_loop().time() < deadline, "not flushed"
+        await asyncio.sleep(0.02)
+    assert "hook.before_llm" not in path.read_text()
+    pending.status = "ok"
+    pending.action = "continue"
+    journal.update(pending)
+    writer.close()
+    loaded = load_journal(path)
+    assert [record.type for record in loaded.records] == ["exchange", "stderr"]
+    assert loaded.records[0].action == "continue"  # type: ignore[attr-defined]
+
+
+def test_a_torn_last_line_is_skipped_but_a_bad_middle_line_is_an_error(tmp_path: Path) -> None:
+    good = json.dumps(Stderr(hook="a", line="x", seq=1).to_json())
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text(good + "\n" + good[:20])
+    assert len(load_journal(torn)) == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(good + "\n[1]\n" + good + "\n")
+    with pytest.raises(JournalLoadError, match=r"bad.jsonl:2"):
+        load_journal(bad)
