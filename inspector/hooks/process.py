@@ -246,10 +246,12 @@ class ProcessHook:
         timeout_ms: int,
         source: str,
         turn: str | None = None,
+        exchange: Exchange | None = None,
     ) -> Exchange:
-        """Send one request and wait for its answer, its timeout, or the process's exit."""
+        """Send one request and wait for its answer, its timeout, or the process's exit.
+        `exchange` is a record already in the journal (a request that was held) to fill in."""
         if not self.running:
-            return self._not_sent(method, params, source, turn)
+            return self._not_sent(method, params, source, turn, exchange)
         return await self._call(
             method,
             params,
@@ -257,6 +259,7 @@ class ProcessHook:
             source=source,
             turn=turn,
             timeout_ms=timeout_ms,
+            exchange=exchange,
         )
 
     async def notify(self, method: str, params: Any) -> str | None:
@@ -283,6 +286,7 @@ class ProcessHook:
         source: str,
         turn: str | None,
         timeout_ms: int,
+        exchange: Exchange | None = None,
     ) -> Exchange:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
@@ -290,17 +294,22 @@ class ProcessHook:
         rpc_id = self._next_id
         message = jsonrpc.request(rpc_id, method, params)
         wire = jsonrpc.encode(message)
-        exchange = self.journal.append(
-            Exchange(
-                hook=self.name,
-                method=method,
-                request=message,
-                source=source,
-                turn=turn,
-                rpc_id=rpc_id,
-                raw_request=wire[:-1].decode(),
-            )
-        )
+        fields = {
+            "hook": self.name,
+            "method": method,
+            "request": message,
+            "source": source,
+            "turn": turn,
+            "rpc_id": rpc_id,
+            "raw_request": wire[:-1].decode(),
+        }
+        if exchange is None:
+            exchange = self.journal.append(Exchange(**fields))
+        else:
+            for key, value in fields.items():
+                setattr(exchange, key, value)
+            exchange.status = STATUS_PENDING
+            self.journal.update(exchange)
         future: asyncio.Future[tuple[dict[str, Any], str]] = (
             asyncio.get_running_loop().create_future()
         )
@@ -344,19 +353,27 @@ class ProcessHook:
         self.stats.record(exchange)
         self.journal.update(exchange)
 
-    def _not_sent(self, method: str, params: Any, source: str, turn: str | None) -> Exchange:
-        exchange = Exchange(
-            hook=self.name,
-            method=method,
-            request=jsonrpc.request(0, method, params),
-            source=source,
-            turn=turn,
-            status=STATUS_NOT_SENT,
-            error=f"hook {self.name!r} is {self.state}",
-            duration_ms=0.0,
-        )
+    def _not_sent(
+        self, method: str, params: Any, source: str, turn: str | None, exchange: Exchange | None
+    ) -> Exchange:
+        fields = {
+            "hook": self.name,
+            "method": method,
+            "request": jsonrpc.request(0, method, params),
+            "source": source,
+            "turn": turn,
+            "status": STATUS_NOT_SENT,
+            "error": f"hook {self.name!r} is {self.state}",
+            "duration_ms": 0.0,
+        }
+        if exchange is None:
+            exchange = self.journal.append(Exchange(**fields))
+        else:
+            for key, value in fields.items():
+                setattr(exchange, key, value)
+            self.journal.update(exchange)
         self.stats.record(exchange)
-        return self.journal.append(exchange)
+        return exchange
 
     def _fail_pending(self, status: str, reason: str) -> None:
         for future, _exchange in list(self._pending.values()):

@@ -45,7 +45,14 @@ class Hook(Protocol):
     def name(self) -> str: ...
 
     async def call(
-        self, method: str, params: Any, *, timeout_ms: int, source: str, turn: str | None = None
+        self,
+        method: str,
+        params: Any,
+        *,
+        timeout_ms: int,
+        source: str,
+        turn: str | None = None,
+        exchange: Exchange | None = None,
     ) -> Exchange: ...
 
     async def notify(self, method: str, params: Any) -> str | None: ...
