@@ -6,19 +6,25 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from inspector.config.model import Config
+from inspector.config.model import Config, HookSpec
+from inspector.hooks.approvals import Approvals
+from inspector.hooks.manual import ManualHook
 from inspector.hooks.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Exchange
 from inspector.pipeline.answers import host_reading
+from inspector.pipeline.gate import Gate, GatedHook, Held, Predicate
 from inspector.pipeline.pipeline import Hook, Pipeline
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import STAGE_FOR_METHOD
 
 
 class Engine:
-    """Owns the hook processes, the pipeline and the journal of one session."""
+    """Owns the hook processes, the pipeline and the journal of one session.
+
+    `hooks` are the hooks themselves (their state and counters); every call from the pipeline or
+    the composer reaches them through the intercept `gate`. Manual hooks ask `approvals`."""
 
     def __init__(
         self,
@@ -33,7 +39,10 @@ class Engine:
         self.writer = JsonlWriter(journal_path).attach(self.journal) if journal_path else None
         self.restart_crashed = restart_crashed
         self.hooks: dict[str, Hook] = {}
-        self.pipeline = Pipeline(self.journal, config.defaults, lambda: self.hooks.values())
+        self.gate = Gate(self.journal)
+        self.approvals = Approvals()
+        self.intercept_expression: str | None = None
+        self.pipeline = Pipeline(self.journal, config.defaults, self._gated_hooks)
 
     async def __aenter__(self) -> Engine:
         await self.start()
@@ -49,17 +58,24 @@ class Engine:
         await asyncio.gather(*(self._start_hook(hook) for hook in self.hooks.values()))
 
     async def stop(self) -> None:
+        self.gate.close()
+        self.approvals.close()
         await self.pipeline.close()
         await asyncio.gather(*(_stop_hook(hook) for hook in self.hooks.values()))
         if self.writer is not None:
             self.writer.close()
 
-    def _make_hook(self, spec: Any) -> Hook:
+    def _make_hook(self, spec: HookSpec) -> Hook:
+        if spec.kind == "manual":
+            return ManualHook(spec, self.journal, self.approvals)
         return ProcessHook(spec, self.journal, self.config.defaults, restart=self.restart_crashed)
 
     async def _start_hook(self, hook: Hook) -> None:
-        if isinstance(hook, ProcessHook):
+        if isinstance(hook, (ProcessHook, ManualHook)):
             await hook.start()
+
+    def _gated_hooks(self) -> list[Hook]:
+        return [GatedHook(hook, self.gate) for hook in self.hooks.values()]
 
     # ---- sending by hand -------------------------------------------------------------------
 
@@ -67,7 +83,7 @@ class Engine:
         self, hook_name: str, method: str, params: Any, *, source: str = "composer"
     ) -> Exchange:
         """One request to one hook, outside any pipeline semantics."""
-        hook = self.hooks[hook_name]
+        hook = GatedHook(self.hooks[hook_name], self.gate)
         exchange = await hook.call(
             method, params, timeout_ms=self.timeout_for(method), source=source, turn=None
         )
@@ -88,6 +104,41 @@ class Engine:
         result: StageResult = await handler(params, source=source, turn="")
         return result
 
+    # ---- intercept -------------------------------------------------------------------------
+
+    def set_intercept(self, expression: str | None) -> None:
+        """Hold the requests that match a filter expression; None or blank holds nothing new.
+        A bad expression raises inspector.filter.FilterError and keeps the previous one."""
+        if expression is None or not expression.strip():
+            self.set_intercept_predicate(None)
+            return
+        from inspector.filter import compile_filter  # lazily: only intercepting needs it
+
+        self.set_intercept_predicate(compile_filter(expression), expression)
+
+    def set_intercept_predicate(self, predicate: Predicate | None, expression: str = "") -> None:
+        self.gate.predicate = predicate
+        self.intercept_expression = expression or None
+
+    @property
+    def held(self) -> list[Held]:
+        return self.gate.held
+
+    def forward(self, seq: int, params: Any = None) -> bool:
+        return self.gate.forward(seq, params)
+
+    def drop(self, seq: int) -> bool:
+        return self.gate.drop(seq)
+
+    def forward_all(self) -> int:
+        return self.gate.forward_all()
+
+    def clear_intercept(self) -> int:
+        self.intercept_expression = None
+        return self.gate.clear()
+
+    # ---- timeouts --------------------------------------------------------------------------
+
     def timeout_for(self, method: str) -> int:
         stage = STAGE_FOR_METHOD.get(method)
         if stage == "approve_tool":
@@ -98,5 +149,5 @@ class Engine:
 
 
 async def _stop_hook(hook: Hook) -> None:
-    if isinstance(hook, ProcessHook):
+    if isinstance(hook, (ProcessHook, ManualHook)):
         await hook.stop()

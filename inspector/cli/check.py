@@ -58,7 +58,10 @@ class HookReport:
 
 
 def probes(spec: HookSpec) -> list[str]:
-    """The methods a host would send this hook, one representative request each."""
+    """The methods a host would send this hook, one representative request each.
+    A manual hook is a person, so there is nothing to probe."""
+    if spec.kind == "manual":
+        return []
     methods = [METHOD_FOR_STAGE[stage] for stage in STAGES if spec.intercepts(stage)]
     return methods + ([RUNTIME_EVENT] if spec.observe else [])
 

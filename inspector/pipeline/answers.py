@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.journal.records import STATUS_OK, STATUS_TIMEOUT, Exchange
+from inspector.journal.records import STATUS_DROPPED, STATUS_OK, STATUS_TIMEOUT, Exchange
 from inspector.protocol.stages import (
     ALLOWED_ACTIONS,
     CONTINUE,
@@ -62,7 +62,7 @@ def read_interceptor_answer(stage: str, exchange: Exchange, sent: dict[str, Any]
 
 def read_approval_answer(exchange: Exchange) -> tuple[bool, str]:
     """Approvals fail closed: only an explicit "approved": true lets the tool run."""
-    if exchange.status == STATUS_TIMEOUT:
+    if exchange.status in (STATUS_TIMEOUT, STATUS_DROPPED):  # a dropped request never answers
         return False, f'tool approval hook "{exchange.hook}" timed out'
     if exchange.status != STATUS_OK:
         return False, f'tool approval hook "{exchange.hook}" failed'

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from inspector.config.model import Defaults, HookSpec
+from inspector.hooks.manual import APPROVAL_CHAIN
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Event, Exchange, Finding
 from inspector.pipeline.answers import (
@@ -149,6 +150,7 @@ class Pipeline:
         self, request: dict[str, Any], *, source: str, turn: str
     ) -> ApprovalResult:
         chain: list[dict[str, Any]] = []
+        chain_seen_by_manual_hooks = APPROVAL_CHAIN.set(chain)
         outcome = ApprovalResult(True, chain=chain)
         hooks = self.interceptors("approve_tool")
         for hook in hooks:
@@ -165,6 +167,7 @@ class Pipeline:
             if not approved:
                 outcome = ApprovalResult(False, reason, decided_by=hook.name, chain=chain)
                 break
+        APPROVAL_CHAIN.reset(chain_seen_by_manual_hooks)
         if hooks:
             self.journal.append(
                 Decision(

@@ -1,0 +1,38 @@
+"""In-repo benchmarks. Every figure is a ratio against a baseline measured in the same run.
+
+A benchmark is a module of this package named in BENCHMARKS that exposes
+`run(quick: bool) -> list[Row]`; `python -m bench` runs them all and prints one table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+# Modules of this package, in the order their rows are printed.
+BENCHMARKS = ("roundtrip",)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One figure: the baseline and the measured value in the same unit (named in `name`),
+    measured / baseline, and the highest ratio that still meets the target (None: no target)."""
+
+    name: str
+    baseline: float
+    measured: float
+    ratio: float
+    target: float | None = None
+    note: str = ""
+
+    @property
+    def met(self) -> bool | None:
+        return None if self.target is None else self.ratio <= self.target
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "met": self.met}
+
+
+def row(name: str, baseline: float, measured: float, target: float | None, note: str = "") -> Row:
+    """A Row whose ratio is computed from its two values."""
+    return Row(name, baseline, measured, measured / baseline, target, note)

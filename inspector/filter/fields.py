@@ -1,0 +1,177 @@
+"""Field terms (`hook:gate`, `finding:late-*`): which value each record type offers for a field."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Any
+
+from inspector.filter.combine import Predicate
+from inspector.filter.errors import FilterError
+from inspector.filter.lexer import Token
+from inspector.filter.match import ValueMatch, value_matcher
+from inspector.journal.records import RECORD_TYPES, Record
+from inspector.protocol.event_kinds import LEGACY_EVENT_ALIASES
+
+Getter = Callable[[Record], Any]
+Alternatives = Callable[[str], Iterable[str]]
+
+
+def _as_written(pattern: str) -> Iterable[str]:
+    return (pattern,)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    one: Mapping[str, Getter] = field(default_factory=dict)  # record type → its value
+    many: Mapping[str, Getter] = field(default_factory=dict)  # record type → values, any may match
+    alternatives: Alternatives = _as_written  # the patterns a written pattern stands for
+
+
+def _method_names(pattern: str) -> Iterable[str]:
+    # Exchanges say hook.before_tool, decisions say before_tool: either spelling finds both.
+    bare = pattern[5:] if pattern[:5].lower() == "hook." else pattern
+    return (bare, f"hook.{bare}")
+
+
+def _kind_names(pattern: str) -> Iterable[str]:
+    return (pattern, LEGACY_EVENT_ALIASES.get(pattern.lower(), pattern))
+
+
+def _severity_names(pattern: str) -> Iterable[str]:
+    # Events say "warn", findings say "warning": either word finds both.
+    synonyms = {"warn": "warning", "warning": "warn"}
+    return (pattern, synonyms.get(pattern.lower(), pattern))
+
+
+def _source_names(pattern: str) -> Iterable[str]:
+    # `source:relay` also finds relay:NAME.
+    return (pattern,) if ":" in pattern else (pattern, f"{pattern}:*")
+
+
+def _items(value: Any) -> Iterable[Any]:
+    return value if isinstance(value, (list, tuple)) else ()
+
+
+def _finding_values(name: str) -> Getter:
+    def get(record: Any) -> Iterable[Any]:
+        findings = record.findings
+        if not findings:  # the usual case, kept cheap
+            return ()
+        return [getattr(item, name, None) for item in _items(findings)]
+
+    return get
+
+
+def _nested(attribute: str, key: str, inner: str) -> Getter:
+    """record.<attribute>[key][inner], or None wherever the shape is not what PicoClaw sends."""
+
+    def get(record: Any) -> Any:
+        outer = getattr(record, attribute)
+        value = outer.get(key) if isinstance(outer, dict) else None
+        return value.get(inner) if isinstance(value, dict) else None
+
+    return get
+
+
+_hook = attrgetter("hook")
+_finding_severities = _finding_values("severity")
+
+
+def _event_severities(record: Any) -> Iterable[Any]:
+    return (record.severity, *_finding_severities(record))
+
+
+FIELDS: dict[str, Field] = {
+    "hook": Field(
+        one={t: _hook for t in ("exchange", "stderr", "noise", "lifecycle")}
+        | {"decision": attrgetter("by")},
+        many={"event": lambda record: _items(record.delivered)},
+    ),
+    "method": Field(
+        one={"exchange": attrgetter("method"), "decision": attrgetter("stage")},
+        alternatives=_method_names,
+    ),
+    "action": Field(one={"exchange": attrgetter("action"), "decision": attrgetter("verdict")}),
+    "status": Field(one={"exchange": attrgetter("status")}),
+    "state": Field(one={"lifecycle": attrgetter("state")}),
+    "source": Field(
+        one={t: attrgetter("source") for t in ("exchange", "event", "decision")},
+        alternatives=_source_names,
+    ),
+    "tool": Field(
+        one={
+            "exchange": _nested("request", "params", "tool"),
+            "event": _nested("payload", "payload", "Tool"),
+            "decision": attrgetter("tool"),
+        }
+    ),
+    "turn": Field(
+        one={
+            "exchange": attrgetter("turn"),
+            "event": _nested("payload", "scope", "turn_id"),
+            "decision": attrgetter("turn"),
+        }
+    ),
+    "kind": Field(one={"event": attrgetter("kind")}, alternatives=_kind_names),
+    "severity": Field(
+        many={
+            "event": _event_severities,
+            "exchange": _finding_severities,
+            "noise": _finding_severities,
+        },
+        alternatives=_severity_names,
+    ),
+    "finding": Field(many={t: _finding_values("code") for t in ("exchange", "event", "noise")}),
+}
+FIELD_NAMES = (*FIELDS, "type")
+
+
+def has_finding(record: Record) -> bool:
+    return bool(_items(getattr(record, "findings", None)))
+
+
+def compile_field(token: Token) -> Predicate:
+    name = token.name.lower()
+    if not token.value and token.text.endswith(":"):
+        raise FilterError(f"expected a value after '{token.name}:'", token.value_pos)
+    if name == "type":
+        return _type_term(token)
+    spec = FIELDS.get(name)
+    if spec is None:
+        raise FilterError(_unknown("field", token.name, FIELD_NAMES), token.pos)
+    return _dispatch(spec, value_matcher(spec.alternatives(token.value)))
+
+
+def _unknown(what: str, name: str, known: Iterable[str]) -> str:
+    message = f"unknown {what} '{name}'"
+    close = difflib.get_close_matches(name.lower(), list(known), n=1)
+    if close:
+        return f"{message} (did you mean '{close[0]}'?)"
+    return f"{message} (one of {', '.join(known)})"
+
+
+def _type_term(token: Token) -> Predicate:
+    match = value_matcher((token.value,))
+    names = frozenset(name for name in RECORD_TYPES if match(name))
+    if not names:
+        raise FilterError(_unknown("record type", token.value, RECORD_TYPES), token.value_pos)
+    return lambda record: record.type in names
+
+
+def _dispatch(spec: Field, match: ValueMatch) -> Predicate:
+    """Pick the record's value by its type and test it; types without the field are false."""
+    one = dict(spec.one).get
+    many = dict(spec.many).get
+
+    def term(record: Record) -> bool:
+        kind = record.type
+        get = one(kind)
+        if get is not None:
+            return match(get(record))
+        get = many(kind)
+        return get is not None and any(map(match, get(record)))
+
+    return term

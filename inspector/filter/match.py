@@ -1,0 +1,65 @@
+"""Value matchers for field terms: exact or glob, always case-insensitive."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+ValueMatch = Callable[[object], bool]
+LowTest = Callable[[str], bool]
+
+_WILDCARDS = re.compile(r"([*?])")
+_WILDCARD_REGEX = {"*": ".*", "?": "."}
+
+
+def is_glob(pattern: str) -> bool:
+    return "*" in pattern or "?" in pattern
+
+
+def value_matcher(patterns: Iterable[str]) -> ValueMatch:
+    """A test for one record value against alternative patterns (exact or glob).
+
+    Both sides are lowercased, so the hot path is a set lookup or a string method.
+    None never matches; other non-strings match as their str().
+    """
+    test = _any_of({pattern.lower() for pattern in patterns})
+
+    def match(value: object) -> bool:
+        if isinstance(value, str):
+            return test(value.lower())
+        return value is not None and test(str(value).lower())
+
+    return match
+
+
+def _any_of(patterns: set[str]) -> LowTest:
+    exact = frozenset(pattern for pattern in patterns if not is_glob(pattern))
+    globs = [_glob_test(pattern) for pattern in sorted(patterns - exact)]
+    if not globs:
+        return exact.__contains__
+    if len(globs) == 1:
+        [glob] = globs
+        return lambda low: low in exact or glob(low)
+    return lambda low: low in exact or any(glob(low) for glob in globs)
+
+
+def _glob_test(pattern: str) -> LowTest:
+    """Common shapes (`x*`, `*x`, `*x*`) become string methods, which are twice as fast as re."""
+    inner = pattern.strip("*")
+    if not is_glob(inner):
+        if pattern.startswith("*") and pattern.endswith("*"):
+            return lambda low: inner in low
+        if pattern.endswith("*"):
+            return lambda low: low.startswith(inner)
+        return lambda low: low.endswith(inner)
+    fullmatch = re.compile(_glob_regex(pattern), re.DOTALL).fullmatch
+    return lambda low: fullmatch(low) is not None
+
+
+def _glob_regex(pattern: str) -> str:
+    """`*` is any run of characters and `?` one character; everything else is literal.
+
+    Hand-rolled rather than fnmatch.translate so `[` in a name stays a plain character.
+    """
+    parts = _WILDCARDS.split(pattern)
+    return "".join(_WILDCARD_REGEX.get(part) or re.escape(part) for part in parts)

@@ -1,0 +1,181 @@
+"""A hook that is a person: it answers hook.approve_tool by asking the human at the inspector."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from typing import Any
+
+from inspector.config.model import HookSpec
+from inspector.hooks.approvals import (
+    ALLOW_ONCE,
+    DENY,
+    TIMEOUT,
+    ApprovalPrompt,
+    Approvals,
+    EarlierAnswer,
+    Resolution,
+)
+from inspector.hooks.severity import severity_of
+from inspector.hooks.stats import HookStats
+from inspector.journal.journal import Journal
+from inspector.journal.records import (
+    STATUS_CANCELLED,
+    STATUS_ERROR,
+    STATUS_OK,
+    STATUS_PENDING,
+    Decision,
+    Exchange,
+    Lifecycle,
+)
+
+APPROVE_TOOL = "hook.approve_tool"
+METHOD_NOT_FOUND = -32601
+READY, STOPPED = "ready", "stopped"
+
+# The pipeline's approval chain so far ([{"hook", "action", "reason"}], one per approver that
+# already answered), set by Pipeline.approve_tool for the hooks it calls. A context variable
+# keeps the Hook protocol unchanged and is per task, so concurrent turns never mix chains.
+APPROVAL_CHAIN: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.ContextVar(
+    "approval_chain", default=None
+)
+
+
+class ManualHook:
+    """Each approve_tool call becomes a prompt in `approvals`; the answer is a synthesized
+    JSON-RPC result. Nobody answering (a headless run) is a timeout: `spec.on_timeout` applies."""
+
+    def __init__(self, spec: HookSpec, journal: Journal, approvals: Approvals) -> None:
+        self.spec = spec
+        self.journal = journal
+        self.approvals = approvals
+        self.state = STOPPED
+        self.stats = HookStats()
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    async def start(self) -> bool:
+        self._set_state(READY, f"asks the user; no answer in time: {self.spec.on_timeout}")
+        return True
+
+    async def stop(self) -> None:
+        self._set_state(STOPPED, "")
+
+    async def notify(self, method: str, params: Any) -> str | None:
+        return "a manual hook observes no events"
+
+    async def call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        timeout_ms: int,
+        source: str,
+        turn: str | None = None,
+        exchange: Exchange | None = None,
+    ) -> Exchange:
+        fields = {
+            "hook": self.name,
+            "method": method,
+            "request": {"jsonrpc": "2.0", "id": None, "method": method, "params": params},
+            "source": source,
+            "turn": turn,
+            "status": STATUS_PENDING,
+        }
+        if exchange is None:
+            exchange = self.journal.append(Exchange(**fields))
+        else:
+            for key, value in fields.items():
+                setattr(exchange, key, value)
+            self.journal.update(exchange)
+        started = time.perf_counter()
+        if method != APPROVE_TOOL:
+            error = {"code": METHOD_NOT_FOUND, "message": "method not found"}
+            exchange.response = {"jsonrpc": "2.0", "id": None, "error": error}
+            self._finish(exchange, started, STATUS_ERROR, f"{method} failed: method not found")
+            return exchange
+        prompt = self._prompt(exchange, params if isinstance(params, dict) else {}, timeout_ms)
+        future = self.approvals.request(prompt)
+        try:
+            resolution = await asyncio.wait_for(asyncio.shield(future), prompt.timeout_s)
+        except asyncio.TimeoutError:
+            # a decision in the same loop turn as the timeout still counts
+            resolution = future.result() if future.done() else self._timed_out(prompt)
+        except asyncio.CancelledError:
+            self.approvals.withdraw(prompt.id)
+            self._finish(exchange, started, STATUS_CANCELLED, "the caller gave up")
+            raise
+        if resolution is None:
+            self._finish(exchange, started, STATUS_CANCELLED, "the inspector closed unanswered")
+            return exchange
+        result = {"approved": resolution.approved, "reason": resolution.reason}
+        exchange.response = {"jsonrpc": "2.0", "id": None, "result": result}
+        self._finish(exchange, started, STATUS_OK, None)
+        self._record_decision(exchange, prompt, resolution)
+        return exchange
+
+    def _prompt(
+        self, exchange: Exchange, params: dict[str, Any], timeout_ms: int
+    ) -> ApprovalPrompt:
+        tool = params.get("tool")
+        tool = tool if isinstance(tool, str) else ""
+        arguments = params.get("arguments")
+        arguments = arguments if isinstance(arguments, dict) else {}
+        meta = params.get("meta")
+        meta = meta if isinstance(meta, dict) else {}
+        timeout_s = timeout_ms / 1000
+        return ApprovalPrompt(
+            id=self.approvals.new_prompt_id(),
+            exchange=exchange.seq,
+            hook=self.name,
+            tool=tool,
+            arguments=arguments,
+            agent_id=str(meta.get("AgentID") or ""),
+            session_key=str(meta.get("SessionKey") or ""),
+            turn_id=str(meta.get("TurnID") or ""),
+            earlier=tuple(
+                EarlierAnswer(str(link["hook"]), str(link["action"]), str(link.get("reason") or ""))
+                for link in APPROVAL_CHAIN.get() or []
+            ),
+            severity=severity_of(tool, arguments),
+            deadline=time.monotonic() + timeout_s,
+            timeout_s=timeout_s,
+            on_timeout=self.spec.on_timeout,
+        )
+
+    def _timed_out(self, prompt: ApprovalPrompt) -> Resolution:
+        self.approvals.withdraw(prompt.id)
+        allow = self.spec.on_timeout == "allow"
+        reason = f"no decision within {prompt.timeout_s:g} s (on_timeout: {self.spec.on_timeout})"
+        return Resolution(allow, reason, ALLOW_ONCE if allow else DENY, TIMEOUT)
+
+    def _finish(self, exchange: Exchange, started: float, status: str, error: str | None) -> None:
+        exchange.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        exchange.status = status
+        exchange.error = error
+        self.stats.record(exchange)
+        self.journal.update(exchange)
+
+    def _record_decision(
+        self, exchange: Exchange, prompt: ApprovalPrompt, resolution: Resolution
+    ) -> None:
+        effect = "approved" if resolution.approved else "denied"
+        self.journal.append(
+            Decision(
+                stage="approve_tool",
+                verdict=resolution.verdict,
+                by=resolution.by,
+                reason=resolution.reason,
+                source=exchange.source,
+                turn=exchange.turn,
+                tool=prompt.tool,
+                chain=[{"hook": self.name, "action": effect, "exchange": exchange.seq}],
+            )
+        )
+
+    def _set_state(self, state: str, detail: str) -> None:
+        self.state = state
+        self.journal.append(Lifecycle(hook=self.name, state=state, detail=detail))

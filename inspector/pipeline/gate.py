@@ -1,0 +1,210 @@
+"""Intercept, mitmproxy style: requests that match a predicate wait on their way to a hook until
+a person forwards them (as they were, or edited) or drops them."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.journal.journal import Journal
+from inspector.journal.records import (
+    STATUS_CANCELLED,
+    STATUS_DROPPED,
+    STATUS_PENDING,
+    Decision,
+    Exchange,
+)
+from inspector.pipeline.pipeline import Hook
+from inspector.protocol.stages import HELLO, STAGE_FOR_METHOD
+
+STATUS_HELD = "held"
+HUMAN = "human"
+FORWARDED, FORWARDED_EDITED, DROPPED = "forwarded", "forwarded edited", "dropped"
+
+Predicate = Callable[[Exchange], bool]
+
+
+@dataclass(slots=True)
+class Held:
+    """One request waiting at the gate."""
+
+    exchange: Exchange  # in the journal with status "held"; the real call fills it in
+    params: Any  # as the host sent them
+    release: asyncio.Future[bool] = field(repr=False)  # True: forward, False: it ended here
+    held_since: float = field(default_factory=time.monotonic)
+
+    @property
+    def seq(self) -> int:
+        return self.exchange.seq
+
+    @property
+    def age_s(self) -> float:
+        return time.monotonic() - self.held_since
+
+
+class Gate:
+    """Holds what `predicate` matches. Every change goes through the journal, so views refresh."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.predicate: Predicate | None = None
+        self.originals: dict[int, Any] = {}  # seq -> params as first sent, when forwarded edited
+        self._held: dict[int, Held] = {}
+
+    @property
+    def held(self) -> list[Held]:
+        """Held requests, oldest first."""
+        return list(self._held.values())
+
+    async def pass_through(
+        self,
+        hook: Hook,
+        method: str,
+        params: Any,
+        *,
+        timeout_ms: int,
+        source: str,
+        turn: str | None,
+    ) -> Exchange:
+        """Call `hook`, first holding the request when the predicate matches it."""
+        if method != HELLO and self.predicate is not None:
+            candidate = Exchange(
+                hook=hook.name,
+                method=method,
+                request={"jsonrpc": "2.0", "id": None, "method": method, "params": params},
+                source=source,
+                turn=turn,
+                status=STATUS_HELD,
+            )
+            if self.predicate(candidate):
+                return await self._hold(hook, candidate, params, timeout_ms=timeout_ms)
+        return await hook.call(method, params, timeout_ms=timeout_ms, source=source, turn=turn)
+
+    async def _hold(
+        self, hook: Hook, candidate: Exchange, params: Any, *, timeout_ms: int
+    ) -> Exchange:
+        loop = asyncio.get_running_loop()
+        held = Held(self.journal.append(candidate), params, loop.create_future())
+        self._held[held.seq] = held
+        try:
+            if not await held.release:
+                return held.exchange
+        except asyncio.CancelledError:
+            self._held.pop(held.seq, None)
+            if held.exchange.status in (STATUS_HELD, STATUS_PENDING):
+                self._end(held, STATUS_CANCELLED, "the caller gave up while it was held")
+            raise
+        return await hook.call(
+            candidate.method,
+            held.params,
+            timeout_ms=timeout_ms,
+            source=candidate.source,
+            turn=candidate.turn,
+            exchange=held.exchange,
+        )
+
+    # ---- what the person does --------------------------------------------------------------
+
+    def forward(self, seq: int, params: Any = None) -> bool:
+        """Send a held request on, with `params` in place of the host's when given.
+        False when nothing with that seq is held."""
+        held = self._held.pop(seq, None)
+        if held is None:
+            return False
+        verdict = FORWARDED
+        if params is not None and params != held.params:
+            self.originals[seq] = held.params
+            held.params = params
+            held.exchange.edited = True
+            verdict = FORWARDED_EDITED
+        held.exchange.status = STATUS_PENDING
+        self.journal.update(held.exchange)
+        self._decide(held, verdict)
+        held.release.set_result(True)
+        return True
+
+    def drop(self, seq: int) -> bool:
+        """The hook never sees it; the caller sees a timeout (interceptors skip, approvals deny)."""
+        held = self._held.pop(seq, None)
+        if held is None:
+            return False
+        self._end(held, STATUS_DROPPED, "dropped by hand")
+        self._decide(held, DROPPED)
+        held.release.set_result(False)
+        return True
+
+    def forward_all(self) -> int:
+        seqs = list(self._held)
+        for seq in seqs:
+            self.forward(seq)
+        return len(seqs)
+
+    def clear(self) -> int:
+        """Stop intercepting and send on everything held."""
+        self.predicate = None
+        return self.forward_all()
+
+    def close(self) -> None:
+        """The session ends: nothing held will be sent."""
+        held_now, self._held = list(self._held.values()), {}
+        for held in held_now:
+            self._end(held, STATUS_CANCELLED, "the inspector stopped while it was held")
+            held.release.set_result(False)
+
+    def _end(self, held: Held, status: str, error: str) -> None:
+        held.exchange.status = status
+        held.exchange.error = error
+        held.exchange.duration_ms = round(held.age_s * 1000, 3)
+        self.journal.update(held.exchange)
+
+    def _decide(self, held: Held, verdict: str) -> None:
+        exchange = held.exchange
+        tool = held.params.get("tool") if isinstance(held.params, dict) else None
+        self.journal.append(
+            Decision(
+                stage=STAGE_FOR_METHOD.get(exchange.method, exchange.method),
+                verdict=verdict,
+                by=HUMAN,
+                source=exchange.source,
+                turn=exchange.turn,
+                tool=tool if isinstance(tool, str) else None,
+                chain=[{"hook": exchange.hook, "action": verdict, "exchange": exchange.seq}],
+            )
+        )
+
+
+class GatedHook:
+    """A hook behind the gate: the same Hook protocol, calls pass through `gate` first."""
+
+    def __init__(self, inner: Hook, gate: Gate) -> None:
+        self.inner = inner
+        self.gate = gate
+        self.spec = inner.spec
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    async def call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        timeout_ms: int,
+        source: str,
+        turn: str | None = None,
+        exchange: Exchange | None = None,
+    ) -> Exchange:
+        if exchange is not None:  # already held once, or otherwise recorded: straight through
+            return await self.inner.call(
+                method, params, timeout_ms=timeout_ms, source=source, turn=turn, exchange=exchange
+            )
+        return await self.gate.pass_through(
+            self.inner, method, params, timeout_ms=timeout_ms, source=source, turn=turn
+        )
+
+    async def notify(self, method: str, params: Any) -> str | None:
+        return await self.inner.notify(method, params)

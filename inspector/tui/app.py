@@ -1,0 +1,425 @@
+"""The Textual app: views over the journal, controls on the engine facade."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label
+
+from inspector.demo import scenarios_near
+from inspector.drivers.scenario import load_scenario
+from inspector.drivers.turn_runner import TurnRunner
+from inspector.engine import Engine
+from inspector.journal.jsonl import JsonlWriter
+from inspector.journal.records import Exchange, Record
+from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
+from inspector.tui.screens.approval import ApprovalScreen, ApprovalVerdict, PromptView
+from inspector.tui.screens.composer import ComposeRequest, ComposerScreen
+from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.rules import RulesScreen, RuleView
+from inspector.tui.settings import Settings, load_settings, save_theme, settings_dir
+from inspector.tui.themes import THEME_VARIABLE_DEFAULTS, load_themes
+from inspector.tui.widgets.detail_pane import DetailPane
+from inspector.tui.widgets.event_stream import EventStream
+from inspector.tui.widgets.exchange_list import ExchangeList
+from inspector.tui.widgets.hooks_panel import HooksPanel
+
+REFRESH_S = 0.5
+DEFAULT_THEME = "inspector-dark"
+
+
+@dataclass
+class Session:
+    """What the app opens: a live engine, optionally a scenario to play at once."""
+
+    engine: Engine
+    scenario: Path | None = None
+    config_path: Path | None = None
+    read_only: bool = False
+
+
+class InspectorApp(App[int]):
+    TITLE = "hook-inspector"
+    CSS = """
+    #main { height: 1fr; }
+    #left { width: 3fr; }
+    DetailPane { width: 2fr; border-left: solid $panel; }
+    EventStream { height: 9; border-top: solid $panel; }
+    #filters { height: 1; }
+    #filters Label { padding: 0 1; color: $text-muted; }
+    #filters Input { border: none; height: 1; padding: 0; width: 1fr; }
+    #filters Input.-invalid { background: $error 30%; }
+    #filter-error { color: $error; width: auto; max-width: 50%; }
+    """
+    BINDINGS = [
+        Binding("c", "compose_request", "Compose", id="app.compose"),
+        Binding("e", "edit_selected", "Edit/resend", id="app.resend"),
+        Binding("slash", "focus_filter", "Filter", id="app.filter"),
+        Binding("i", "focus_intercept", "Intercept", id="app.intercept"),
+        Binding("a", "forward", "Forward", id="app.forward"),
+        Binding("A", "forward_all", "Forward all", id="app.forward_all"),
+        Binding("x", "drop", "Drop", id="app.drop"),
+        Binding("X", "clear_intercept", "Clear intercept", show=False, id="app.clear_intercept"),
+        Binding("s", "pick_scenario", "Scenario", id="app.scenario"),
+        Binding("p", "next_approval", "Approvals", show=False, id="app.approvals"),
+        Binding("R", "rules", "Rules", show=False, id="app.rules"),
+        Binding("y", "copy_shell", "Copy as shell", show=False, id="app.copy"),
+        Binding("w", "save_journal", "Save", show=False, id="app.save"),
+        Binding("f1", "help", "Help", id="app.help"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    def __init__(self, session: Session, *, settings_path: Path | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.engine = session.engine
+        self._settings_dir = settings_path or settings_dir()
+        self._settings_problems: list[str] = []
+        self.settings: Settings = self._load_settings()
+        self._approval_open = False
+
+    # ---- set-up ----------------------------------------------------------------------------
+
+    def _load_settings(self) -> Settings:
+        settings, problems = load_settings(self._settings_dir)
+        self._settings_problems = problems
+        return settings
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(THEME_VARIABLE_DEFAULTS)
+
+    def compose(self) -> ComposeResult:
+        yield HooksPanel(lambda: self.engine.hooks.values(), id="hooks")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield ExchangeList(self.engine.journal, id="exchanges")
+                yield EventStream(self.engine.journal, id="events")
+            yield DetailPane(self.engine.journal, id="detail")
+        with Horizontal(id="filters"):
+            yield Label("filter")
+            yield Input(placeholder="hook:redactor & !status:ok", id="filter")
+            yield Label("intercept")
+            yield Input(placeholder="method:approve_tool", id="intercept")
+            yield Label("", id="filter-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        themes, failures = load_themes(self.settings.user_theme_dir)
+        for theme in themes:
+            self.register_theme(theme)
+        wanted = self.settings.theme or DEFAULT_THEME
+        self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        for message in [*self._settings_problems, *failures]:
+            self.notify(message, title="Settings", severity="warning")
+        if self.settings.keymap:
+            self.set_keymap(self.settings.keymap)
+        self.sub_title = str(self.session.config_path or "bundled demo")
+        self.set_interval(REFRESH_S, self._tick)
+        if hasattr(self.engine, "approvals"):
+            self.engine.approvals.subscribe(self._approvals_changed)
+        self.query_one(ExchangeList).focus()
+        if not self.session.read_only:
+            self.start_engine()
+
+    def watch_theme(self, theme: str) -> None:
+        if self.is_mounted:
+            save_theme(self._settings_dir, theme)
+
+    @work(exclusive=True, group="engine", exit_on_error=False)
+    async def start_engine(self) -> None:
+        await self.engine.start()
+        self.query_one(HooksPanel).refresh_rows()
+        if self.session.scenario is not None:
+            await self._play(self.session.scenario)
+
+    async def on_unmount(self) -> None:
+        if not self.session.read_only:
+            await self.engine.stop()
+
+    def _tick(self) -> None:
+        self.query_one(HooksPanel).refresh_rows()
+
+    # ---- selection -------------------------------------------------------------------------
+
+    @on(ExchangeList.Highlighted)
+    @on(EventStream.Highlighted)
+    def _show(self, message: ExchangeList.Highlighted | EventStream.Highlighted) -> None:
+        """The detail pane follows the list the user is in; a list that merely follows its
+        tail in the background does not take the pane away."""
+        events = self.query_one(EventStream)
+        from_events = isinstance(message, EventStream.Highlighted)
+        if from_events == events.has_focus:
+            self.query_one(DetailPane).show(message.record)
+
+    @property
+    def selected(self) -> Record | None:
+        return self.query_one(ExchangeList).highlighted_record
+
+    def _selected_exchange(self) -> Exchange | None:
+        record = self.selected
+        if isinstance(record, Exchange):
+            return record
+        self.notify("Select an exchange first.", severity="warning")
+        return None
+
+    # ---- filters ---------------------------------------------------------------------------
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_focus_intercept(self) -> None:
+        self.query_one("#intercept", Input).focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        from inspector.filter import FilterError, compile_filter
+
+        try:
+            predicate = compile_filter(event.value) if event.value.strip() else None
+        except FilterError as error:
+            self._filter_problem(event.input, f"{error} (at {error.position + 1})")
+            return
+        self._filter_problem(event.input, "")
+        self.query_one(ExchangeList).set_filter(predicate)
+        self.query_one(EventStream).set_filter(predicate)
+
+    @on(Input.Submitted, "#intercept")
+    def _intercept_submitted(self, event: Input.Submitted) -> None:
+        from inspector.filter import FilterError
+
+        try:
+            self.engine.set_intercept(event.value.strip() or None)
+        except FilterError as error:
+            self._filter_problem(event.input, f"{error} (at {error.position + 1})")
+            return
+        self._filter_problem(event.input, "")
+        state = f"holding requests that match {event.value!r}" if event.value.strip() else "off"
+        self.notify(f"Intercept {state}.")
+        self.query_one(ExchangeList).focus()
+
+    def _filter_problem(self, field: Input, problem: str) -> None:
+        field.set_class(bool(problem), "-invalid")
+        self.query_one("#filter-error", Label).update(problem)
+
+    # ---- compose, resend, held requests ----------------------------------------------------
+
+    def action_compose_request(self) -> None:
+        self._open_composer(None)
+
+    def action_edit_selected(self) -> None:
+        exchange = self._selected_exchange()
+        if exchange is None or not isinstance(exchange.request, dict):
+            return
+        params = exchange.request.get("params")
+        initial = ComposeRequest(
+            target=exchange.hook,
+            method=exchange.method,
+            params=params if isinstance(params, dict) else {},
+            original=params if isinstance(params, dict) else None,
+        )
+        self._open_composer(initial, held=exchange if exchange.status == "held" else None)
+
+    def _open_composer(self, initial: ComposeRequest | None, held: Exchange | None = None) -> None:
+        def sent(request: ComposeRequest | None) -> None:
+            if request is None:
+                return
+            if held is not None:
+                self.engine.forward(held.seq, request.params)
+            else:
+                self._send(request)
+
+        hooks = sorted(self.engine.hooks)
+        self.push_screen(ComposerScreen(hooks=hooks, initial=initial), sent)
+
+    @work(group="send", exit_on_error=False)
+    async def _send(self, request: ComposeRequest) -> None:
+        if request.target is None:
+            await self.engine.send_through_pipeline(request.method, request.params)
+        else:
+            await self.engine.send_to_hook(request.target, request.method, request.params)
+
+    def _held(self) -> Exchange | None:
+        exchange = self._selected_exchange()
+        if exchange is not None and exchange.status != "held":
+            self.notify("The selected exchange is not held.", severity="warning")
+            return None
+        return exchange
+
+    def action_forward(self) -> None:
+        if held := self._held():
+            self.engine.forward(held.seq)
+
+    def action_drop(self) -> None:
+        if held := self._held():
+            self.engine.drop(held.seq)
+
+    def action_forward_all(self) -> None:
+        self.engine.forward_all()
+
+    def action_clear_intercept(self) -> None:
+        self.engine.clear_intercept()
+        self.query_one("#intercept", Input).value = ""
+        self.notify("Intercept cleared; every held request went on.")
+
+    # ---- scenarios -------------------------------------------------------------------------
+
+    def action_pick_scenario(self) -> None:
+        from inspector.tui.screens.pick import PickScreen
+
+        choices = scenarios_near(self.session.config_path)
+        if not choices:
+            self.notify("No scenario files next to the config.", severity="warning")
+            return
+
+        def picked(path: Path | None) -> None:
+            if path is not None:
+                self.play_scenario(path)
+
+        self.push_screen(PickScreen("Run a scenario", choices), picked)
+
+    @work(group="scenario", exit_on_error=False)
+    async def play_scenario(self, path: Path) -> None:
+        await self._play(path)
+
+    async def _play(self, path: Path) -> None:
+        from inspector.config.errors import ConfigError
+
+        try:
+            scenario = load_scenario(path)
+        except ConfigError as error:
+            self.notify(str(error), title="Scenario not loaded", severity="error")
+            return
+        outcomes = await TurnRunner(self.engine.pipeline).run(scenario)
+        statuses = ", ".join(outcome.status for outcome in outcomes)
+        self.notify(f"{scenario.name}: {statuses}", title="Scenario finished")
+
+    # ---- approvals -------------------------------------------------------------------------
+
+    def _approvals_changed(self) -> None:
+        if not self._approval_open and self.engine.approvals.pending:
+            self.call_later(self.action_next_approval)
+
+    def action_next_approval(self) -> None:
+        pending = list(self.engine.approvals.pending)
+        if self._approval_open or not pending:
+            return
+        prompt = pending[0]
+        view = PromptView(
+            tool=prompt.tool,
+            arguments=prompt.arguments,
+            agent_id=prompt.agent_id,
+            session_key=prompt.session_key,
+            turn_id=prompt.turn_id,
+            severity=prompt.severity,
+            earlier=prompt.earlier,
+            deadline=prompt.deadline,
+            timeout_s=prompt.timeout_s,
+            on_timeout=prompt.on_timeout,
+            queue_position=1,
+            queue_length=len(pending),
+        )
+
+        def decided(verdict: ApprovalVerdict | None) -> None:
+            self._approval_open = False
+            if verdict is not None:
+                self.engine.approvals.decide(prompt.id, verdict)
+            elif prompt in self.engine.approvals.pending:
+                self.notify("Approval still pending: press p to answer it.", severity="warning")
+                return
+            self.call_later(self.action_next_approval)
+
+        self._approval_open = True
+        self.push_screen(ApprovalScreen(view), decided)
+
+    def action_rules(self) -> None:
+        rules = [
+            RuleView(
+                id=rule.id,
+                tool=rule.tool,
+                arguments=rule.arguments,
+                uses=rule.uses,
+                created=rule.created,
+            )
+            for rule in self.engine.approvals.rules
+        ]
+        self.push_screen(RulesScreen(rules, revoke=self.engine.approvals.revoke))
+
+    # ---- sessions --------------------------------------------------------------------------
+
+    def action_save_journal(self) -> None:
+        path = Path.cwd() / "hook-inspector-session.jsonl"
+        writer = JsonlWriter(path).attach(self.engine.journal)
+        writer.close()
+        self.notify(f"Journal saved to {path}")
+
+    def action_copy_shell(self) -> None:
+        exchange = self._selected_exchange()
+        if exchange is None or exchange.raw_request is None:
+            return
+        hook = self.engine.hooks.get(exchange.hook)
+        if hook is None or not hook.spec.command:
+            self.notify("That hook has no command to replay against.", severity="warning")
+            return
+        self.copy_to_clipboard(shell_one_liner(exchange, hook.spec.command, hook.spec.dir))
+        self.notify("Copied a shell one-liner that replays this request.")
+
+    # ---- help and palette ------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        focused = self.focused
+        widget = focused
+        while widget is not None and not getattr(widget, "HELP", None):
+            widget = widget.parent  # type: ignore[assignment]
+        text = getattr(widget, "HELP", None) or APP_HELP
+        bindings = [
+            (binding.key_display or binding.key, binding.description, binding.id or "")
+            for (_, binding, enabled, _tooltip) in self.active_bindings.values()
+            if enabled and binding.description
+        ]
+        self.push_screen(HelpScreen(title="Help", text=text, bindings=bindings))
+
+    def get_system_commands(self, screen: Screen[Any]):  # type: ignore[no-untyped-def]
+        yield from super().get_system_commands(screen)
+        for binding in self.BINDINGS:
+            assert isinstance(binding, Binding)
+            if binding.action in ("quit", "help"):
+                continue
+            action = binding.action
+            yield SystemCommand(
+                binding.description,
+                f"{binding.description} ({binding.key})",
+                lambda action=action: self.run_action(action),
+            )
+
+
+def shell_one_liner(exchange: Exchange, command: tuple[str, ...], cwd: str | None) -> str:
+    """A command that sends the hello and this request to the hook, and prints its answers."""
+    hello = (
+        '{"jsonrpc":"2.0","id":1,"method":"hook.hello",'
+        '"params":{"name":"replay","version":1,"modes":[]}}'
+    )
+    argv = " ".join(shlex.quote(part) for part in command)
+    request = exchange.raw_request or ""
+    prefix = f"cd {shlex.quote(cwd)} && " if cwd else ""
+    return f"{prefix}printf '%s\\n' {shlex.quote(hello)} {shlex.quote(request)} | {argv}"
+
+
+APP_HELP = f"""\
+## hook-inspector
+
+The exchange list shows every request to every hook as it happens; the detail pane shows the
+selected one (Request, Response, Diff, Raw, Stderr, Findings); the event stream below shows the
+runtime events sent to observers. Stages: {", ".join(METHOD_FOR_STAGE.values())}.
+
+Type a filter expression at the bottom to narrow the list; the same language in the intercept
+field holds matching requests before they reach a hook: forward them (a), edit then forward (e),
+or drop them (x). Methods known: {", ".join(sorted(STAGE_FOR_METHOD))}.
+"""

@@ -1,0 +1,351 @@
+"""The detail pane: one record as its request, response, diff, wire lines, stderr and findings."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from bisect import bisect_left
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Static, TabbedContent, TabPane, TextArea
+
+from inspector.journal.journal import Journal
+from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
+from inspector.protocol.stages import RESULT_KEY, STAGE_FOR_METHOD
+from inspector.safe_text import one_line, printable
+from inspector.tui.widgets.exchange_list import LIVE_STATUSES
+from inspector.tui.widgets.json_view import MAX_LINES, capped, json_text, pretty_lines
+from inspector.tui.widgets.record_list import REFRESH_S, clock
+from inspector.tui.widgets.styles import BOLD, DIM, VERDICT_STYLE, severity_style
+
+TITLES = {
+    "request": "Request",
+    "response": "Response",
+    "diff": "Diff",
+    "raw": "Raw",
+    "stderr": "Stderr",
+    "findings": "Findings",
+}
+JSON_TABS = frozenset({"request", "response"})
+NOTHING = "Nothing selected."
+NOT_APPLICABLE = "not applicable"
+RAW_LIMIT = 16_384  # characters of one wire line shown; the journal keeps the whole line
+STDERR_LEAD_S = 0.5  # stderr this long before a call started is shown with it
+# stderr and stdout are separate pipes: a line logged just before the answer can arrive after it.
+STDERR_LAG_S = 0.2
+DIFF_STYLE = {"+": "green", "-": "red", "@": "cyan"}
+
+
+def tab_id(tab: str) -> str:
+    return f"detail-{tab}"
+
+
+# ---- what each tab shows ----------------------------------------------------------------------
+
+
+def request_view(record: Record | None) -> tuple[str, str | None]:
+    """Text and language of the Request tab."""
+    if record is None:
+        return NOTHING, None
+    if isinstance(record, Exchange):
+        return (json_text(record.request), "json") if record.request else ("no request", None)
+    if isinstance(record, Event):
+        return json_text(record.payload), "json"
+    if isinstance(record, Noise):
+        return f"{NOT_APPLICABLE}: a stdout line that answered no call", None
+    return json_text(record.to_json()), "json"
+
+
+def response_view(record: Record | None) -> tuple[str, str | None]:
+    if record is None:
+        return NOTHING, None
+    if isinstance(record, Exchange):
+        if record.response is not None:
+            return json_text(record.response), "json"
+        if record.status in LIVE_STATUSES:
+            return f"no answer yet ({record.status})", None
+        return f"no answer: {record.status}  {one_line(record.error or '')}".rstrip(), None
+    if isinstance(record, Noise):
+        try:
+            return json_text(json.loads(record.line)), "json"
+        except ValueError:
+            return f"{NOT_APPLICABLE}: the line is not JSON", None
+    return NOT_APPLICABLE, None
+
+
+def diff_view(record: Record | None) -> Text:
+    """What the hook changed against what it was sent, or the verdict of an approval."""
+    if not isinstance(record, Exchange):
+        return Text(NOTHING if record is None else NOT_APPLICABLE, DIM)
+    stage = STAGE_FOR_METHOD.get(record.method)
+    if stage is None:
+        return Text(f"{NOT_APPLICABLE}: {record.method} is not a stage call", DIM)
+    if record.response is None:
+        waiting = record.status in LIVE_STATUSES
+        return Text(f"no answer {'yet' if waiting else 'arrived'} ({record.status})", DIM)
+    result = record.response.get("result")
+    if stage == "approve_tool":
+        return verdict_view(record, result)
+    text = _labelled("host took: ", record.action)
+    text.append("\n\n")
+    key = RESULT_KEY[stage]
+    replacement = result.get(key) if isinstance(result, dict) else None
+    if not isinstance(replacement, dict):
+        return text.append("answer carried no replacement object", DIM)
+    sent = (record.request or {}).get("params")
+    if replacement == sent:
+        return text.append("no change", DIM)
+    lines = difflib.unified_diff(
+        pretty_lines(sent, sort_keys=True),
+        pretty_lines(replacement, sort_keys=True),
+        fromfile="sent params",
+        tofile=f"result.{key}",
+        lineterm="",
+    )
+    for line in capped(list(lines)):
+        style = BOLD if line.startswith(("---", "+++")) else DIFF_STYLE.get(line[:1], "")
+        text.append(line + "\n", style)
+    return text
+
+
+def verdict_view(record: Exchange, result: Any) -> Text:
+    text = _labelled("verdict: ", record.action)
+    if not isinstance(result, dict):
+        return text.append("\nthe answer carried no result object (PicoClaw denies)", DIM)
+    if "approved" in result:
+        text.append(f"\napproved: {json.dumps(result['approved'])}")
+    else:
+        text.append("\napproved: missing (PicoClaw denies)", DIM)
+    if result.get("reason"):
+        text.append(f"\nreason: {one_line(str(result['reason']), 2_000)}")
+    return text
+
+
+def _labelled(label: str, action: str | None) -> Text:
+    return Text.assemble((label, DIM), (action or "—", VERDICT_STYLE.get(action or "")))
+
+
+def raw_view(record: Record | None) -> Text:
+    """The exact lines on the wire, with their sizes."""
+    if isinstance(record, Noise):
+        return _wire("stdout line", record.line, record.size)
+    if not isinstance(record, Exchange):
+        return Text(NOTHING if record is None else NOT_APPLICABLE, DIM)
+    text = _wire("→ request", record.raw_request)
+    text.append("\n\n")
+    return text.append_text(_wire("← response", record.raw_response))
+
+
+def _wire(title: str, line: str | None, size: int | None = None) -> Text:
+    if line is None:
+        return Text(f"{title}: nothing on the wire", DIM)
+    size = len(line.encode()) if size is None else size
+    text = Text(f"{title}  {size:,} bytes\n", BOLD)
+    text.append(printable(line[:RAW_LIMIT]))
+    if len(line) > RAW_LIMIT:
+        text.append(f"\n… {len(line) - RAW_LIMIT:,} more characters", DIM)
+    return text
+
+
+def stderr_window(record: Exchange | Noise) -> tuple[float, float]:
+    """The time span whose stderr belongs with `record`."""
+    if isinstance(record, Noise):
+        return record.ts - STDERR_LEAD_S, record.ts + STDERR_LAG_S
+    if record.status in LIVE_STATUSES or record.duration_ms is None:
+        return record.ts - STDERR_LEAD_S, float("inf")
+    return record.ts - STDERR_LEAD_S, record.ts + record.duration_ms / 1000 + STDERR_LAG_S
+
+
+def stderr_lines(journal: Journal, record: Record) -> list[Stderr] | None:
+    """Stderr of the record's hook inside its window (None for records without a hook): a walk
+    outward from the record's place in the journal, so the cost is the window, not the journal."""
+    if not isinstance(record, (Exchange, Noise)):
+        return None
+    start, end = stderr_window(record)
+    records = journal.records
+    low = high = bisect_left(records, record.seq, key=lambda item: item.seq)
+    while low > 0 and records[low - 1].ts >= start:
+        low -= 1
+    while high < len(records) and records[high].ts <= end:
+        high += 1
+    return [
+        line for line in records[low:high] if isinstance(line, Stderr) and line.hook == record.hook
+    ]
+
+
+def stderr_view(record: Record | None, lines: list[Stderr] | None) -> Text:
+    if record is None:
+        return Text(NOTHING, DIM)
+    if lines is None:
+        return Text(NOT_APPLICABLE, DIM)
+    if not lines:
+        return Text("no stderr around this record", DIM)
+    text = Text()
+    for line in lines[:MAX_LINES]:
+        before = line.ts < record.ts  # logged before the call started: context, not its output
+        text.append(f"{clock(line.ts)}  ", DIM)
+        text.append(one_line(line.line, 2_000) + "\n", DIM if before else "")
+    if len(lines) > MAX_LINES:
+        text.append(f"… {len(lines) - MAX_LINES} more lines", DIM)
+    return text
+
+
+def findings_view(record: Record | None) -> Text:
+    if record is None:
+        return Text(NOTHING, DIM)
+    if not record.findings_list:
+        return Text("no findings", DIM)
+    text = Text()
+    for finding in record.findings_list:
+        text.append(f"{finding.severity:<8}", severity_style(finding.severity))
+        text.append(one_line(finding.code), BOLD)
+        text.append(f"\n  {one_line(finding.message, 2_000)}")
+        if finding.picoclaw:
+            text.append(f"\n  PicoClaw would: {one_line(finding.picoclaw, 2_000)}", DIM)
+        text.append("\n\n")
+    return text
+
+
+STATIC_VIEWS: dict[str, Callable[[Record | None], Text]] = {
+    "diff": diff_view,
+    "raw": raw_view,
+    "findings": findings_view,
+}
+
+
+# ---- the widget -------------------------------------------------------------------------------
+
+
+class DetailPane(Widget):
+    """Tabs about one record. Only the visible tab is built; an update to the shown record (a
+    call finishing) or new stderr in its window rebuilds it on the next tick."""
+
+    DEFAULT_CSS = """
+    DetailPane {
+        width: 1fr;
+        height: 1fr;
+        & > TabbedContent { height: 1fr; }
+        & TabPane { height: 1fr; padding: 0; }
+        & TabPane > TextArea { height: 1fr; border: none; }
+        & TabPane > VerticalScroll { height: 1fr; padding: 0 1; }
+    }
+    """
+
+    TABS: ClassVar[tuple[str, ...]] = tuple(TITLES)
+
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.journal = journal
+        self._record: Record | None = None
+        self._stale: set[str] = set(self.TABS)  # tabs to rebuild when next shown
+        self._labels_stale = True
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent():
+            for tab, title in TITLES.items():
+                with TabPane(title, id=tab_id(tab)):
+                    if tab in JSON_TABS:
+                        yield TextArea.code_editor(
+                            "", language="json", read_only=True, tab_behavior="focus"
+                        )
+                    else:
+                        with VerticalScroll():
+                            yield Static(markup=False)
+
+    @property
+    def record(self) -> Record | None:
+        return self._record
+
+    def show(self, record: Record | None) -> None:
+        """Show `record` (None: nothing). The tabs follow on the next tick."""
+        if record is not self._record:
+            self._record = record
+            self._mark_stale(*self.TABS)
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.journal.subscribe(self._on_record)
+        self.set_interval(REFRESH_S, self._refresh_stale)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def _on_record(self, record: Record, new: bool) -> None:
+        shown = self._record
+        if shown is None:
+            return
+        if record is shown:
+            self._mark_stale(*self.TABS)
+        elif (
+            isinstance(record, Stderr)
+            and isinstance(shown, (Exchange, Noise))
+            and record.hook == shown.hook
+        ):
+            start, end = stderr_window(shown)
+            if start <= record.ts <= end:
+                self._mark_stale("stderr")
+
+    def _mark_stale(self, *tabs: str) -> None:
+        self._stale.update(tabs)
+        self._labels_stale = True
+
+    def _refresh_stale(self) -> None:
+        if self._labels_stale:
+            self._labels_stale = False
+            self._relabel()
+        if not self._stale:
+            return
+        active = self.query_one(TabbedContent).active.removeprefix(tab_id(""))
+        if active in self._stale:
+            self._build_tab(active)
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        tab = event.pane.id.removeprefix(tab_id("")) if event.pane.id else ""
+        if tab in self._stale:
+            self._build_tab(tab)
+
+    def _stderr(self) -> list[Stderr] | None:
+        return None if self._record is None else stderr_lines(self.journal, self._record)
+
+    def _relabel(self) -> None:
+        record = self._record
+        counts = {
+            "stderr": len(self._stderr() or []),
+            "findings": len(record.findings_list) if record else 0,
+        }
+        tabs = self.query_one(TabbedContent)
+        for tab, count in counts.items():
+            label = f"{TITLES[tab]} ({count})" if count else TITLES[tab]
+            content_tab = tabs.get_tab(tab_id(tab))
+            if content_tab.label_text != label:
+                content_tab.label = label
+
+    def _build_tab(self, tab: str) -> None:
+        self._stale.discard(tab)
+        pane = self.query_one(f"#{tab_id(tab)}", TabPane)
+        if tab in JSON_TABS:
+            view = request_view if tab == "request" else response_view
+            text, language = view(self._record)
+            area = pane.query_one(TextArea)
+            if area.text != text or area.language != language:
+                area.language = language
+                area.load_text(text)
+        elif tab == "stderr":
+            pane.query_one(Static).update(stderr_view(self._record, self._stderr()))
+        else:
+            pane.query_one(Static).update(STATIC_VIEWS[tab](self._record))

@@ -1,0 +1,78 @@
+"""The exchange list: every call to every hook, and every stray stdout line, one row each."""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+
+from inspector.journal.records import STATUS_PENDING, Exchange, Noise, Record
+from inspector.tui.widgets.record_list import Cell, Column, RecordList, clock, findings_cell
+from inspector.tui.widgets.styles import DIM, STATUS_STYLE, VERDICT_STYLE
+
+STATUS_HELD = "held"
+LIVE_STATUSES = frozenset({STATUS_PENDING, STATUS_HELD})
+
+
+def status_text(exchange: Exchange, now: float) -> str:
+    """The status, with its age while the call is in flight or held and a mark when edited."""
+    text = exchange.status
+    if exchange.status in LIVE_STATUSES:
+        text += f" {max(0.0, now - exchange.ts):.1f}s"
+    if exchange.edited:
+        text += " ✎"
+    return text
+
+
+class ExchangeList(RecordList):
+    """Exchange and Noise records of a journal as a virtualised, filterable, following list."""
+
+    COLUMNS: ClassVar[tuple[Column, ...]] = (
+        Column("time", 12),
+        Column("source", 4, 10, priority=4),
+        Column("hook", 6, 16, priority=1, flex=True),
+        Column("method", 8, 12),
+        Column("action", 6, 10, priority=2),
+        Column("status", 10, 13),
+        Column("ms", 5, 8, priority=3, right=True),
+        Column("!", 3),
+    )
+    RECORD_TYPES: ClassVar[tuple[type[Record], ...]] = (Exchange, Noise)
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "toggle_follow", "Follow", id="exchanges.follow"),
+    ]
+
+    class Highlighted(RecordList.Highlighted):
+        """The cursor moved to another exchange or noise record."""
+
+    class Selected(RecordList.Selected):
+        """Enter on an exchange or noise record."""
+
+    def is_live(self, record: Record) -> bool:
+        return isinstance(record, Exchange) and record.status in LIVE_STATUSES
+
+    def cells(self, record: Record) -> list[Cell]:
+        if isinstance(record, Noise):
+            codes = " ".join(finding.code for finding in record.findings) or "noise"
+            return [
+                Cell(clock(record.ts), DIM),
+                Cell("stdout", DIM),
+                Cell(record.hook, DIM),
+                Cell(f"{codes}  {record.line}", DIM, span=4),
+                findings_cell(record.findings),
+            ]
+        assert isinstance(record, Exchange)
+        duration = "" if record.duration_ms is None else f"{record.duration_ms:.1f}"
+        action = record.action or ""
+        return [
+            Cell(clock(record.ts)),
+            Cell(record.source),
+            Cell(record.hook),
+            Cell(record.method.removeprefix("hook.")),
+            Cell(action, VERDICT_STYLE.get(action)),
+            Cell(status_text(record, time.time()), STATUS_STYLE.get(record.status)),
+            Cell(duration),
+            findings_cell(record.findings),
+        ]
