@@ -1,10 +1,13 @@
-"""How long the filter language takes over 100,000 exchanges.
+"""How long the filter language takes over 100,000 exchanges (and events).
 
-    .venv/bin/python bench/filter_speed.py [--records N] [--runs R]
+    .venv/bin/python -m bench.filter_speed [--records N] [--runs R]
 
-Each expression is timed as `[r for r in records if predicate(r)]`, the median of R runs, next to
+Each expression is timed as `[r for r in records if predicate(r)]`, the median of R passes, next to
 a baseline in the same run: the same loop with a hand-written lambda on one attribute. Wall time
 and the process's CPU time are both shown: on a busy machine the CPU time is the steadier figure.
+Events come last: a free-text search serialises each payload once (cold), then reuses it (warm).
+
+`run(quick)` gives the same exchange figures as rows for `python -m bench`.
 """
 
 from __future__ import annotations
@@ -13,20 +16,23 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from bench import Row, row
 from inspector.filter import compile_filter
-from inspector.journal.records import Exchange, Finding, Record
-from inspector.protocol import jsonrpc
+from inspector.filter import text as filter_text
+from inspector.journal.records import Event, Exchange, Finding, Record
+from inspector.protocol import jsonrpc, templates
 
-EXPRESSIONS = (
-    "hook:review-gate",
-    "method:before_tool & !status:ok",
-    "tool:exec (action:deny_tool | action:denied) source:relay:*",
-    "rm -rf",
-    '"Permission denied" | finding:slow-* | severity:error',
-    "hook:*gate & !(status:ok | status:pending) | turn:turn-42 & type:exchange",
-)
+EXPRESSIONS = {  # a short label for the bench table: the expression
+    "one field": "hook:review-gate",
+    "two fields": "method:before_tool & !status:ok",
+    "params, or, glob": "tool:exec (action:deny_tool | action:denied) source:relay:*",
+    "two words": "rm -rf",
+    "phrase or findings": '"Permission denied" | finding:slow-* | severity:error',
+    "mixed": "hook:*gate & !(status:ok | status:pending) | turn:turn-42 & type:exchange",
+}
+EVENT_EXPRESSIONS = ("kind:agent.tool.*", "tool:exec", "pytest")
 
 HOOKS = ("review-gate", "redactor", "event-logger", "weather", "audit-gate")
 METHODS = ("hook.before_tool", "hook.approve_tool", "hook.after_tool", "hook.before_llm")
@@ -34,22 +40,20 @@ STATUSES = ("ok",) * 16 + ("error", "timeout", "exited", "invalid")
 TOOLS = ("exec", "read_file", "write_file", "web_fetch", "list_dir")
 COMMANDS = ("pytest -q", "rm -rf build/", "git status", "ls -la src", "cat README.md")
 SOURCES = ("scenario", "composer", "replay", "relay:picoclaw")
+EVENT_KINDS = ("agent.tool.exec_start", "agent.tool.exec_end", "agent.llm.request")
 
 
 def make_exchange(rng: random.Random, seq: int) -> Exchange:
     method = rng.choice(METHODS)
-    tool = rng.choice(TOOLS)
-    arguments = {"command": rng.choice(COMMANDS), "cwd": "/home/dev/shop"}
     params = {
         "meta": {"TurnID": f"turn-{seq // 8}", "TracePath": "turn.tool.before"},
         "context": {"inbound": {"channel": "cli", "chat_id": "direct", "sender_id": "cli-user"}},
-        "tool": tool,
-        "arguments": arguments,
+        "tool": rng.choice(TOOLS),
+        "arguments": {"command": rng.choice(COMMANDS), "cwd": "/home/dev/shop"},
     }
     request = jsonrpc.request(seq, method, params)
     response = {"jsonrpc": "2.0", "id": seq, "result": {"action": "continue"}}
     status = rng.choice(STATUSES)
-    findings = [Finding("slow-answer", "warning", "took 4.2 s")] if seq % 50 == 0 else []
     return Exchange(
         seq=seq,
         hook=rng.choice(HOOKS),
@@ -61,7 +65,7 @@ def make_exchange(rng: random.Random, seq: int) -> Exchange:
         status=status,
         error=None if status == "ok" else "Permission denied by policy",
         duration_ms=rng.uniform(0.2, 40.0),
-        findings=findings,
+        findings=[Finding("slow-answer", "warning", "took 4.2 s")] if seq % 50 == 0 else [],
         source=rng.choice(SOURCES),
         turn=f"turn-{seq // 8}",
         action=rng.choice(("continue", "modify", "deny_tool", "approved", "denied")),
@@ -69,17 +73,49 @@ def make_exchange(rng: random.Random, seq: int) -> Exchange:
     )
 
 
+def make_event(rng: random.Random, seq: int) -> Event:
+    kind = rng.choice(EVENT_KINDS)
+    payload = {"Tool": rng.choice(TOOLS), "Arguments": {"command": rng.choice(COMMANDS)}}
+    envelope = templates.runtime_event(
+        kind, payload, event_id=f"evt-{seq}", turn_id=f"turn-{seq // 8}"
+    )
+    return Event(seq=seq, kind=kind, severity=envelope["severity"], payload=envelope)
+
+
+def exchanges(count: int) -> list[Exchange]:
+    rng = random.Random(7)
+    return [make_exchange(rng, seq) for seq in range(1, count + 1)]
+
+
+def timed(predicate: Callable[[Record], bool], records: Sequence[Record]) -> tuple[float, float]:
+    """Wall and CPU milliseconds of one full filtering pass."""
+    started, started_cpu = time.perf_counter(), time.process_time()
+    [record for record in records if predicate(record)]
+    return (time.perf_counter() - started) * 1000, (time.process_time() - started_cpu) * 1000
+
+
 def median_ms(
-    predicate: Callable[[Record], bool], records: list[Exchange], runs: int
+    predicate: Callable[[Record], bool], records: Sequence[Record], runs: int
 ) -> tuple[float, float]:
-    """Median wall and CPU milliseconds of one full filtering pass."""
-    wall, cpu = [], []
-    for _ in range(runs):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        [record for record in records if predicate(record)]
-        wall.append((time.perf_counter() - started) * 1000)
-        cpu.append((time.process_time() - started_cpu) * 1000)
-    return statistics.median(wall), statistics.median(cpu)
+    passes = [timed(predicate, records) for _ in range(runs)]
+    return statistics.median(p[0] for p in passes), statistics.median(p[1] for p in passes)
+
+
+def baseline(record: Record) -> bool:
+    return record.hook == "review-gate"  # type: ignore[attr-defined]
+
+
+def run(quick: bool) -> list[Row]:
+    """One row per expression: CPU ms of a pass over the exchanges, against the lambda."""
+    records = exchanges(2_000 if quick else 100_000)
+    runs = 3 if quick else 7
+    base = median_ms(baseline, records, runs)[1]
+    rows = []
+    for label, expression in EXPRESSIONS.items():
+        measured = median_ms(compile_filter(expression), records, runs)[1]
+        name = f"filter {len(records) // 1000}k {label} cpu ms"
+        rows.append(row(name, base, measured, None, expression))
+    return rows
 
 
 def main() -> None:
@@ -87,18 +123,29 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    rng = random.Random(7)
-    records = [make_exchange(rng, seq) for seq in range(1, args.records + 1)]
+    records = exchanges(args.records)
     size = statistics.mean(len(r.raw_request or "") + len(r.raw_response or "") for r in records)
     print(f"{len(records):,} exchanges, {size:.0f} bytes of raw lines each, median of {args.runs}")
-    print("    wall      cpu  cpu/baseline  expression")
-    baseline = median_ms(lambda record: record.hook == "review-gate", records, args.runs)
-    _report(baseline, baseline[1], "baseline: lambda record: record.hook == 'review-gate'")
-    for expression in EXPRESSIONS:
+    print("   wall      cpu  cpu/baseline  expression")
+    base = median_ms(baseline, records, args.runs)
+    _report(base, base[1], "baseline: lambda record: record.hook == 'review-gate'")
+    for expression in EXPRESSIONS.values():
         predicate = compile_filter(expression)
         shown = sum(map(predicate, records))
-        timing = median_ms(predicate, records, args.runs)
-        _report(timing, baseline[1], f"{expression}  ({shown:,} shown)")
+        _report(median_ms(predicate, records, args.runs), base[1], f"{expression}  ({shown:,})")
+    _events(args.records)
+
+
+def _events(count: int) -> None:
+    rng = random.Random(7)
+    events = [make_event(rng, seq) for seq in range(1, count + 1)]
+    print(f"\n{len(events):,} events: cold (payloads not yet serialised) then warm, cpu ms")
+    for expression in EVENT_EXPRESSIONS:
+        predicate = compile_filter(expression)
+        filter_text._json_cache.clear()
+        cold = timed(predicate, events)[1]
+        warm = statistics.median(timed(predicate, events)[1] for _ in range(3))
+        print(f"{cold:7.1f} cold {warm:7.1f} warm  {expression}")
 
 
 def _report(timing: tuple[float, float], baseline_cpu: float, label: str) -> None:

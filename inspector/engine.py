@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ from inspector.hooks.manual import ManualHook
 from inspector.hooks.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter
-from inspector.journal.records import Exchange
+from inspector.journal.records import Exchange, Reload
 from inspector.pipeline.answers import host_reading
 from inspector.pipeline.gate import Gate, GatedHook, Held, Predicate
 from inspector.pipeline.pipeline import Hook, Pipeline
@@ -43,6 +45,7 @@ class Engine:
         self.approvals = Approvals()
         self.intercept_expression: str | None = None
         self.pipeline = Pipeline(self.journal, config.defaults, self._gated_hooks)
+        self._retiring: set[asyncio.Task[None]] = set()
 
     async def __aenter__(self) -> Engine:
         await self.start()
@@ -61,7 +64,7 @@ class Engine:
         self.gate.close()
         self.approvals.close()
         await self.pipeline.close()
-        await asyncio.gather(*(_stop_hook(hook) for hook in self.hooks.values()))
+        await asyncio.gather(*(_stop_hook(hook) for hook in self.hooks.values()), *self._retiring)
         if self.writer is not None:
             self.writer.close()
 
@@ -76,6 +79,65 @@ class Engine:
 
     def _gated_hooks(self) -> list[Hook]:
         return [GatedHook(hook, self.gate) for hook in self.hooks.values()]
+
+    # ---- reload ----------------------------------------------------------------------------
+
+    async def apply_config(
+        self,
+        config: Config,
+        *,
+        changed_hooks: Collection[str] = (),
+        files: Collection[str] = (),
+        trigger: str = "watch",
+    ) -> Reload:
+        """Follow a new config: start added hooks, stop removed ones, restart those whose spec
+        changed or whose script is in `changed_hooks`, and leave every other process alone.
+        A replacement is ready before it takes new calls; the old process finishes (or fails)
+        the calls it already has while it is stopped in the background."""
+        started = time.perf_counter()
+        wanted = {spec.name: spec for spec in config.enabled_hooks}
+        added = [name for name in wanted if name not in self.hooks]
+        removed = [name for name in self.hooks if name not in wanted]
+        restarted = [
+            name
+            for name in wanted
+            if name in self.hooks
+            and (self.hooks[name].spec != wanted[name] or name in changed_hooks)
+        ]
+        unchanged = [name for name in wanted if name in self.hooks and name not in restarted]
+        self.config = config
+        self.pipeline.defaults = config.defaults
+        for name in unchanged:
+            if isinstance(hook := self.hooks[name], ProcessHook):
+                hook.defaults = config.defaults
+        fresh = {name: self._make_hook(wanted[name]) for name in added + restarted}
+        await asyncio.gather(*(self._start_hook(hook) for hook in fresh.values()))
+        retired = [self.hooks[name] for name in removed + restarted]
+        self.hooks = {name: fresh.get(name) or self.hooks[name] for name in wanted}
+        for hook in retired:
+            self._retire(hook)
+        return self.journal.append(
+            Reload(
+                files=sorted(files),
+                added=added,
+                removed=removed,
+                restarted=restarted,
+                unchanged=unchanged,
+                duration_ms=round((time.perf_counter() - started) * 1000, 3),
+                trigger=trigger,
+            )
+        )
+
+    def reload_failed(self, error: str, *, files: Collection[str] = (), trigger: str) -> Reload:
+        """A config that does not parse changes nothing; the journal says why."""
+        return self.journal.append(
+            Reload(files=sorted(files), unchanged=list(self.hooks), error=error, trigger=trigger)
+        )
+
+    def _retire(self, hook: Hook) -> None:
+        task = asyncio.create_task(_stop_hook(hook))
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
 
     # ---- sending by hand -------------------------------------------------------------------
 

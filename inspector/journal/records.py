@@ -128,8 +128,23 @@ class Decision(Record):
     chain: list[dict[str, Any]] = field(default_factory=list)  # [{"hook", "action", "status"}]
 
 
+@dataclass(slots=True)
+class Reload(Record):
+    """A config or hook script changed on disk and the running hooks followed (or did not)."""
+
+    type: ClassVar[str] = "reload"
+    files: list[str] = field(default_factory=list)  # what changed, as the watcher saw it
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    restarted: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    duration_ms: float = 0.0
+    error: str | None = None  # the config error; the running hooks were left as they were
+    trigger: str = "watch"  # watch, or hand
+
+
 RECORD_TYPES: dict[str, type[Record]] = {
-    cls.type: cls for cls in (Exchange, Event, Stderr, Noise, Lifecycle, Decision)
+    cls.type: cls for cls in (Exchange, Event, Stderr, Noise, Lifecycle, Decision, Reload)
 }
 
 

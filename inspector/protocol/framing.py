@@ -38,8 +38,15 @@ class LineSplitter:
             if end < 0:
                 self._keep(chunk[start:])
                 return lines
-            self._keep(chunk[start:end])
-            lines.append(self._take())
+            if self._buffer or self._dropped:
+                self._keep(chunk[start:end])
+                lines.append(self._take())
+            else:  # the whole line is in this chunk: no copy through the buffer
+                data = chunk[start:end]
+                if len(data) > self._keep_limit:
+                    lines.append(Line(data[: self._keep_limit], len(data), truncated=True))
+                else:
+                    lines.append(Line(data, len(data)))
             start = end + 1
 
     def close(self) -> list[Line]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 JSONRPC_VERSION = "2.0"
+_ESCAPED = "<>&\u2028\u2029"
 _GO_ESCAPES = str.maketrans(
     {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 )
@@ -15,7 +16,9 @@ _GO_ESCAPES = str.maketrans(
 def go_json(value: Any) -> str:
     """Compact JSON the way Go's encoding/json writes it: raw UTF-8, HTML characters escaped."""
     text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    return text.translate(_GO_ESCAPES)
+    if any(char in text for char in _ESCAPED):  # most lines have none: skip the copy
+        return text.translate(_GO_ESCAPES)
+    return text
 
 
 def request(rpc_id: int, method: str, params: Any) -> dict[str, Any]:

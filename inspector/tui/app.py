@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -319,7 +319,7 @@ class InspectorApp(App[int]):
             session_key=prompt.session_key,
             turn_id=prompt.turn_id,
             severity=prompt.severity,
-            earlier=prompt.earlier,
+            earlier=[asdict(answer) for answer in prompt.earlier],
             deadline=prompt.deadline,
             timeout_s=prompt.timeout_s,
             on_timeout=prompt.on_timeout,
