@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -213,3 +214,37 @@ async def test_a_symlinked_config_is_followed(tmp_path: Path) -> None:
             assert engine.hooks["alpha"].spec.priority == 7
         finally:
             watching.cancel()
+
+
+async def test_run_watch_plays_the_scenario_again_after_each_good_reload(tmp_path: Path) -> None:
+    (tmp_path / "alpha.py").write_text(hook_script("alpha-v1"))
+    config = tmp_path / "hooks.yaml"
+    config.write_text(config_text("alpha"))
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(
+        "turns:\n  - user: go\n    rounds:\n      - content: working\n"
+        "        tool_calls: [{tool: exec, arguments: {command: ls}}]\n      - content: done\n"
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "inspector", "run", str(config), "--scenario", str(scenario),
+        "--watch", "--json",
+        stdout=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    reasons: list[str] = []
+
+    async def read_until(predicate) -> None:  # type: ignore[no-untyped-def]
+        while not predicate():
+            line = await asyncio.wait_for(proc.stdout.readline(), 20)
+            assert line, "hook-inspector run --watch ended early"
+            record = json.loads(line)
+            if record["type"] == "exchange" and record["method"] == "hook.before_tool":
+                reasons.append(record["response"]["result"]["reason"])
+
+    try:
+        await read_until(lambda: reasons == ["alpha-v1"])
+        (tmp_path / "alpha.py").write_text(hook_script("alpha-v2"))
+        await read_until(lambda: reasons == ["alpha-v1", "alpha-v2"])
+    finally:
+        proc.terminate()
+        await proc.wait()

@@ -34,6 +34,12 @@ def _add_journal(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_saved_journal(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", type=Path, metavar="FILE", help="a journal saved with --journal or w in the UI"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hook-inspector",
@@ -56,18 +62,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_journal(run)
     run.add_argument("--json", action="store_true", help="one JSON record per line")
+    run.add_argument(
+        "--watch",
+        action="store_true",
+        help="keep running: reload when the config or a hook script is saved, then play again",
+    )
 
     check = commands.add_parser(
         "check", help="handshake with every hook, send each a representative request, report"
     )
     _add_config(check)
     check.add_argument("--json", action="store_true", help="the report as JSON")
+
+    open_ = commands.add_parser("open", help="open a saved JSONL journal read-only in the UI")
+    _add_saved_journal(open_)
+
+    replay = commands.add_parser(
+        "replay",
+        help="send a saved session's requests to the current hooks and compare the answers",
+    )
+    _add_saved_journal(replay)
+    _add_config(replay)
+    replay.add_argument("--json", action="store_true", help="the report as JSON")
     return parser
 
 
 def split_default_command(argv: list[str]) -> list[str]:
     """`hook-inspector [CONFIG]` means `hook-inspector ui [CONFIG]`."""
-    known = {"ui", "run", "check", "-h", "--help", "--version"}
+    known = {"ui", "run", "check", "open", "replay", "-h", "--help", "--version"}
     if not argv or argv[0] not in known:
         return ["ui", *argv]
     return argv
@@ -81,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "ui": _ui,
         "run": _run,
         "check": _check,
+        "open": _open,
+        "replay": _replay,
     }
     try:
         return handlers[args.command](args)
@@ -94,7 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     from inspector.cli.run import run_scenario
 
-    return asyncio.run(run_scenario(args.config, args.scenario, args.journal, as_json=args.json))
+    return asyncio.run(
+        run_scenario(args.config, args.scenario, args.journal, as_json=args.json, watch=args.watch)
+    )
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -107,3 +133,20 @@ def _ui(args: argparse.Namespace) -> int:
     from inspector.tui.launch import launch
 
     return launch(args.config, args.journal)
+
+
+def _open(args: argparse.Namespace) -> int:
+    from inspector.journal.jsonl import JournalLoadError
+    from inspector.tui.launch import open_session
+
+    try:
+        return open_session(args.file)
+    except JournalLoadError as error:
+        print(f"hook-inspector: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from inspector.cli.replay import replay_session
+
+    return asyncio.run(replay_session(args.file, args.config, as_json=args.json))

@@ -20,6 +20,7 @@ from inspector.journal.records import (
     Lifecycle,
     Noise,
     Record,
+    Reload,
     Stderr,
 )
 from inspector.safe_text import one_line
@@ -109,7 +110,24 @@ def describe(record: Record) -> Text:
         return text
     if isinstance(record, Decision):
         return _decision(record)
+    if isinstance(record, Reload):
+        return _reload(record)
     return Text(record.type)
+
+
+def _reload(record: Reload) -> Text:
+    if record.error:
+        return Text.assemble(("reload failed ", "bold red"), one_line(record.error))
+    text = Text("reload ", style="bold magenta")
+    for label, names in (
+        ("added", record.added),
+        ("removed", record.removed),
+        ("restarted", record.restarted),
+    ):
+        if names:
+            text.append(f"{label} {', '.join(names)}  ")
+    text.append(f"unchanged {len(record.unchanged)}  {record.duration_ms:.0f} ms", style="dim")
+    return text
 
 
 def _exchange(record: Exchange) -> Text:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from rich.console import Console
 
 from inspector.cli.printer import Printer
 from inspector.cli.session import config_or_demo, error_findings, hooks_that_never_started
-from inspector.demo import DEMO_SCENARIO
+from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO
 from inspector.drivers.scenario import load_scenario
-from inspector.drivers.turn_runner import TurnRunner
+from inspector.drivers.turn_runner import TurnOutcome, TurnRunner
 from inspector.engine import Engine
+from inspector.journal.records import Reload
+from inspector.reload.watcher import Reloader
 
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 
@@ -22,25 +26,50 @@ async def run_scenario(
     journal_path: Path | None,
     *,
     as_json: bool,
+    watch: bool = False,
 ) -> int:
     config = config_or_demo(config_path)
     scenario = load_scenario(scenario_path or DEMO_SCENARIO)
     engine = Engine(config, journal_path=journal_path)
     printer = Printer(engine.journal, as_json=as_json)
+    summary = Console(stderr=True, highlight=False)
+
+    async def play() -> list[TurnOutcome]:
+        outcomes = await TurnRunner(engine.pipeline).run(scenario)
+        await engine.pipeline.drain_events()
+        if not as_json:
+            statuses = ", ".join(outcome.status for outcome in outcomes)
+            summary.print(f"{len(outcomes)} turn(s): {statuses}", markup=False)
+        return outcomes
+
     try:
         async with engine:
-            outcomes = await TurnRunner(engine.pipeline).run(scenario)
-            await engine.pipeline.drain_events()
+            await play()
+            if watch:
+                await _replay_on_reload(engine, config_path or DEMO_CONFIG, play)
     finally:
         printer.close()
     errors = error_findings(engine.journal)
     missing = hooks_that_never_started(engine.journal, [spec.name for spec in config.enabled_hooks])
     if not as_json:
-        summary = Console(stderr=True, highlight=False)
-        statuses = ", ".join(outcome.status for outcome in outcomes)
         summary.print(
-            f"{len(outcomes)} turn(s): {statuses}; {errors} error finding(s)"
+            f"{errors} error finding(s)"
             + (f"; never ready: {', '.join(missing)}" if missing else ""),
             markup=False,
         )
     return EXIT_PROBLEMS if errors or missing else EXIT_OK
+
+
+async def _replay_on_reload(
+    engine: Engine, config_path: Path, play: Callable[[], Awaitable[object]]
+) -> None:
+    """The terminal-only edit loop: every good reload plays the scenario again, until Ctrl-C."""
+    reloads: asyncio.Queue[Reload] = asyncio.Queue()
+    reloader = Reloader(engine, config_path, on_reload=reloads.put_nowait)
+    watching = asyncio.create_task(reloader.watch())
+    try:
+        while True:
+            if (await reloads.get()).error is None:
+                await play()
+    finally:
+        watching.cancel()
