@@ -44,9 +44,10 @@ async def run_scenario(
 
     try:
         async with engine:
-            await play()
             if watch:
                 await _replay_on_reload(engine, config_path or DEMO_CONFIG, play)
+            else:
+                await play()
     finally:
         printer.close()
     errors = error_findings(engine.journal)
@@ -63,11 +64,14 @@ async def run_scenario(
 async def _replay_on_reload(
     engine: Engine, config_path: Path, play: Callable[[], Awaitable[object]]
 ) -> None:
-    """The terminal-only edit loop: every good reload plays the scenario again, until Ctrl-C."""
+    """The terminal-only edit loop: play, then play again after every good reload, until Ctrl-C.
+    The watcher is looking before the first play, so no save is missed."""
     reloads: asyncio.Queue[Reload] = asyncio.Queue()
     reloader = Reloader(engine, config_path, on_reload=reloads.put_nowait)
     watching = asyncio.create_task(reloader.watch())
     try:
+        await reloader.armed.wait()
+        await play()
         while True:
             if (await reloads.get()).error is None:
                 await play()
