@@ -66,7 +66,7 @@ class Reloader:
         self.paused = True
 
     def resume(self) -> None:
-        """Pick up whatever changed while paused."""
+        """Watch again; `reload()` then applies whatever was saved while paused."""
         self.paused = False
 
     async def reload(

@@ -14,13 +14,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
-from inspector.demo import scenarios_near
+from inspector.demo import DEMO_CONFIG, scenarios_near
 from inspector.drivers.scenario import load_scenario
 from inspector.drivers.turn_runner import TurnRunner
 from inspector.engine import Engine
 from inspector.journal.jsonl import JsonlWriter
-from inspector.journal.records import Exchange, Record
+from inspector.journal.records import Exchange, Record, Reload
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
+from inspector.reload.watcher import Reloader
 from inspector.tui.screens.approval import ApprovalScreen, ApprovalVerdict, PromptView
 from inspector.tui.screens.composer import ComposeRequest, ComposerScreen
 from inspector.tui.screens.help import HelpScreen
@@ -44,6 +45,7 @@ class Session:
     scenario: Path | None = None
     config_path: Path | None = None
     read_only: bool = False
+    watch: bool = True  # reload when the config or a hook script is saved
 
 
 class InspectorApp(App[int]):
@@ -73,6 +75,8 @@ class InspectorApp(App[int]):
         Binding("R", "rules", "Rules", show=False, id="app.rules"),
         Binding("y", "copy_shell", "Copy as shell", show=False, id="app.copy"),
         Binding("w", "save_journal", "Save", show=False, id="app.save"),
+        Binding("r", "reload", "Reload", show=False, id="app.reload"),
+        Binding("W", "toggle_watching", "Pause/resume watching", show=False, id="app.watch"),
         Binding("f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
@@ -85,6 +89,7 @@ class InspectorApp(App[int]):
         self._settings_problems: list[str] = []
         self.settings: Settings = self._load_settings()
         self._approval_open = False
+        self.reloader: Reloader | None = None
 
     # ---- set-up ----------------------------------------------------------------------------
 
@@ -128,6 +133,13 @@ class InspectorApp(App[int]):
         self.query_one(ExchangeList).focus()
         if not self.session.read_only:
             self.start_engine()
+            self.reloader = Reloader(
+                self.engine,
+                self.session.config_path or DEMO_CONFIG,
+                on_reload=self._reloaded,
+            )
+            if self.session.watch:
+                self.watch_files()
 
     def watch_theme(self, theme: str) -> None:
         if self.is_mounted:
@@ -143,6 +155,57 @@ class InspectorApp(App[int]):
     async def on_unmount(self) -> None:
         if not self.session.read_only:
             await self.engine.stop()
+
+    # ---- hot reload ------------------------------------------------------------------------
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def watch_files(self) -> None:
+        assert self.reloader is not None
+        await self.reloader.watch()
+
+    def _reloaded(self, record: Reload) -> None:
+        self.query_one(HooksPanel).refresh_rows()
+        if record.error:
+            self.notify(record.error, title="Config not reloaded", severity="error", timeout=10)
+            return
+        changes = [
+            f"{label} {', '.join(names)}"
+            for label, names in (
+                ("added", record.added),
+                ("removed", record.removed),
+                ("restarted", record.restarted),
+            )
+            if names
+        ]
+        self.notify("; ".join(changes) or "nothing to restart", title="Reloaded")
+
+    def action_reload(self) -> None:
+        if self.reloader is None:
+            self.notify("A saved session has nothing to reload.", severity="warning")
+            return
+        self._reload_by_hand()
+
+    @work(group="watch-hand", exit_on_error=False)
+    async def _reload_by_hand(self) -> None:
+        assert self.reloader is not None
+        await self.reloader.reload(trigger="hand")
+
+    @work(group="watch-hand", exit_on_error=False)
+    async def _catch_up(self) -> None:
+        """Apply what was saved while watching was paused (nothing, if nothing changed)."""
+        assert self.reloader is not None
+        await self.reloader.reload()
+
+    def action_toggle_watching(self) -> None:
+        if self.reloader is None:
+            return
+        if self.reloader.paused:
+            self.reloader.resume()
+            self._catch_up()
+            self.notify("Watching the config and hook scripts again.")
+        else:
+            self.reloader.pause()
+            self.notify("Watching paused: saves are ignored until you resume (W) or reload (r).")
 
     def _tick(self) -> None:
         self.query_one(HooksPanel).refresh_rows()
