@@ -28,3 +28,11 @@ def test_table_and_json_render_every_row() -> None:
     assert "demo median ms (1)" in text and "(1) a note" in text and "1.50x" in text
     assert "load average 0.50 ->" in text
     assert [figure.to_json()["met"] for figure in rows] == [True, None]
+
+
+def test_reload_latency_quick_produces_positive_figures() -> None:
+    from bench import reload_latency
+
+    [figure] = reload_latency.run(quick=True)
+    assert figure.baseline > 0 and figure.measured > 0
+    assert "reload adds" in figure.note
