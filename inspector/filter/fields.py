@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
-from inspector.filter.combine import Predicate
+from inspector.filter.combine import Plan, Specialised
 from inspector.filter.errors import FilterError
 from inspector.filter.lexer import Token
-from inspector.filter.match import ValueMatch, value_matcher
+from inspector.filter.match import matcher
 from inspector.journal.records import RECORD_TYPES, Record
 from inspector.protocol.event_kinds import LEGACY_EVENT_ALIASES
 
@@ -67,17 +67,23 @@ def _finding_values(name: str) -> Getter:
 
 def _nested(attribute: str, key: str, inner: str) -> Getter:
     """record.<attribute>[key][inner], or None wherever the shape is not what PicoClaw sends."""
+    outer = attrgetter(attribute)
 
     def get(record: Any) -> Any:
-        outer = getattr(record, attribute)
-        value = outer.get(key) if isinstance(outer, dict) else None
-        return value.get(inner) if isinstance(value, dict) else None
+        try:
+            return outer(record)[key][inner]
+        except (LookupError, TypeError):  # not a dict, or the key is missing
+            return None
 
     return get
 
 
 _hook = attrgetter("hook")
 _finding_severities = _finding_values("severity")
+
+
+def _reloaded_hooks(record: Any) -> Iterable[Any]:
+    return (*_items(record.added), *_items(record.removed), *_items(record.restarted))
 
 
 def _event_severities(record: Any) -> Iterable[Any]:
@@ -88,7 +94,7 @@ FIELDS: dict[str, Field] = {
     "hook": Field(
         one={t: _hook for t in ("exchange", "stderr", "noise", "lifecycle")}
         | {"decision": attrgetter("by")},
-        many={"event": lambda record: _items(record.delivered)},
+        many={"event": lambda record: _items(record.delivered), "reload": _reloaded_hooks},
     ),
     "method": Field(
         one={"exchange": attrgetter("method"), "decision": attrgetter("stage")},
@@ -129,12 +135,19 @@ FIELDS: dict[str, Field] = {
 FIELD_NAMES = (*FIELDS, "type")
 
 
-def has_finding(record: Record) -> bool:
-    return bool(_items(getattr(record, "findings", None)))
+_WITH_FINDINGS = frozenset({"exchange", "event", "noise"})
 
 
-def compile_field(token: Token) -> Predicate:
+def has_finding(kind: str) -> Specialised:
+    if kind not in _WITH_FINDINGS:
+        return False
+    return lambda record: bool(_items(record.findings))
+
+
+def compile_field(token: Token) -> Plan:
     name = token.name.lower()
+    if not name:
+        raise FilterError("expected a field name before ':' (quote text that has a ':')", token.pos)
     if not token.value and token.text.endswith(":"):
         raise FilterError(f"expected a value after '{token.name}:'", token.value_pos)
     if name == "type":
@@ -142,7 +155,7 @@ def compile_field(token: Token) -> Predicate:
     spec = FIELDS.get(name)
     if spec is None:
         raise FilterError(_unknown("field", token.name, FIELD_NAMES), token.pos)
-    return _dispatch(spec, value_matcher(spec.alternatives(token.value)))
+    return _field_plan(spec, tuple(spec.alternatives(token.value)))
 
 
 def _unknown(what: str, name: str, known: Iterable[str]) -> str:
@@ -153,25 +166,28 @@ def _unknown(what: str, name: str, known: Iterable[str]) -> str:
     return f"{message} (one of {', '.join(known)})"
 
 
-def _type_term(token: Token) -> Predicate:
-    match = value_matcher((token.value,))
+def _type_term(token: Token) -> Plan:
+    match = matcher((token.value,))
     names = frozenset(name for name in RECORD_TYPES if match(name))
     if not names:
         raise FilterError(_unknown("record type", token.value, RECORD_TYPES), token.value_pos)
-    return lambda record: record.type in names
+    return names.__contains__
 
 
-def _dispatch(spec: Field, match: ValueMatch) -> Predicate:
-    """Pick the record's value by its type and test it; types without the field are false."""
-    one = dict(spec.one).get
-    many = dict(spec.many).get
+def _field_plan(spec: Field, patterns: tuple[str, ...]) -> Plan:
+    """Test the value a record type has for the field; a type without the field is False."""
 
-    def term(record: Record) -> bool:
-        kind = record.type
-        get = one(kind)
+    def plan(kind: str) -> Specialised:
+        get = spec.one.get(kind)
         if get is not None:
-            return match(get(record))
-        get = many(kind)
-        return get is not None and any(map(match, get(record)))
+            return matcher(patterns, get)
+        get = spec.many.get(kind)
+        if get is None:
+            return False
+        return _any_value(get, matcher(patterns))
 
-    return term
+    return plan
+
+
+def _any_value(get: Getter, match: Callable[[Any], bool]) -> Callable[[Record], bool]:
+    return lambda record: any(map(match, get(record)))

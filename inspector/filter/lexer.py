@@ -30,14 +30,13 @@ class Token:
     value_pos: int = 0  # FIELD: where the value starts
     quoted: bool = False  # TEXT: written in quotes, so never a keyword
 
-    def describe(self) -> str:
-        return "the end of the filter" if self.kind is Kind.END else f"'{self.text}'"
-
 
 _SYMBOLS = {"(": Kind.LPAREN, ")": Kind.RPAREN, "!": Kind.NOT, "&": Kind.AND, "|": Kind.OR}
 _KEYWORDS = {"not": Kind.NOT, "and": Kind.AND, "or": Kind.OR}
-_WORD = re.compile(r'[^\s()!&|"]+')
+_QUOTES = "\"'"
 _SPACE = re.compile(r"\s*")
+_WORD = re.compile(r"[^\s()!&|]+")  # quotes inside a word are plain characters: don't
+_QUOTED_FIELD = re.compile(r"""([^\s()!&|"':]*):(?=["'])""")  # name:"value" or name:'value'
 
 
 def tokenize(text: str) -> list[Token]:
@@ -62,43 +61,45 @@ def _next_token(text: str, pos: int) -> Token:
     char = text[pos]
     if char in _SYMBOLS:
         return Token(_SYMBOLS[char], char, pos)
-    if char == '"':
+    if char in _QUOTES:
         value, end = read_string(text, pos)
         return Token(Kind.TEXT, text[pos:end], pos, value, quoted=True)
-    match = _WORD.match(text, pos)
-    assert match is not None  # every other character starts a word
-    return _word(text, pos, match.group())
+    field = _QUOTED_FIELD.match(text, pos)
+    if field:
+        value, end = read_string(text, field.end())
+        name = field.group(1)
+        return Token(Kind.FIELD, text[pos:end], pos, value, name=name, value_pos=field.end())
+    word = _WORD.match(text, pos)
+    assert word is not None  # every other character starts a word
+    return _word(pos, word.group())
 
 
-def _word(text: str, pos: int, word: str) -> Token:
+def _word(pos: int, word: str) -> Token:
     name, colon, value = word.partition(":")
-    if not colon:
-        keyword = _KEYWORDS.get(word.lower())
-        if keyword is not None:
-            return Token(keyword, word, pos)
-        return Token(Kind.TEXT, word, pos, word)
-    value_pos = pos + len(name) + 1
-    end = pos + len(word)
-    if not value and text.startswith('"', end):
-        value, end = read_string(text, end)
-    return Token(Kind.FIELD, text[pos:end], pos, value, name=name, value_pos=value_pos)
+    if colon:
+        return Token(Kind.FIELD, word, pos, value, name=name, value_pos=pos + len(name) + 1)
+    keyword = _KEYWORDS.get(word.lower())
+    if keyword is not None:
+        return Token(keyword, word, pos)
+    return Token(Kind.TEXT, word, pos, word)
 
 
 def read_string(text: str, start: int) -> tuple[str, int]:
-    """The string quoted at `start` and the position after its closing quote.
+    """The string quoted at `start` (with " or ') and the position after its closing quote.
 
-    Only \\" and \\\\ are escapes; any other backslash is kept, so paths and regex-like text
-    need no doubling.
+    Only a backslash before the quote or another backslash escapes; any other backslash is
+    kept, so paths and regex-like text need no doubling.
     """
+    quote = text[start]
     chars: list[str] = []
     pos = start + 1
     while pos < len(text):
         char = text[pos]
-        if char == '"':
+        if char == quote:
             return "".join(chars), pos + 1
-        if char == "\\" and text[pos + 1 : pos + 2] in ('"', "\\"):
+        if char == "\\" and text[pos + 1 : pos + 2] in (quote, "\\"):
             pos += 1
             char = text[pos]
         chars.append(char)
         pos += 1
-    raise FilterError("unterminated string: missing the closing '\"'", start)
+    raise FilterError(f"unterminated string: missing the closing {quote}", start)

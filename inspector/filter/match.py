@@ -4,27 +4,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
-ValueMatch = Callable[[object], bool]
+Match = Callable[[Any], bool]
 LowTest = Callable[[str], bool]
 
 _WILDCARDS = re.compile(r"([*?])")
 _WILDCARD_REGEX = {"*": ".*", "?": "."}
 
 
-def is_glob(pattern: str) -> bool:
+def _is_glob(pattern: str) -> bool:
     return "*" in pattern or "?" in pattern
 
 
-def value_matcher(patterns: Iterable[str]) -> ValueMatch:
-    """A test for one record value against alternative patterns (exact or glob).
+def _itself(value: Any) -> Any:
+    return value
+
+
+def matcher(patterns: Iterable[str], get: Callable[[Any], Any] = _itself) -> Match:
+    """A test of `get(item)` against alternative patterns (exact or glob), ignoring case.
 
     Both sides are lowercased, so the hot path is a set lookup or a string method.
     None never matches; other non-strings match as their str().
     """
     test = _any_of({pattern.lower() for pattern in patterns})
 
-    def match(value: object) -> bool:
+    def match(item: Any) -> bool:
+        value = get(item)
         if isinstance(value, str):
             return test(value.lower())
         return value is not None and test(str(value).lower())
@@ -33,7 +39,7 @@ def value_matcher(patterns: Iterable[str]) -> ValueMatch:
 
 
 def _any_of(patterns: set[str]) -> LowTest:
-    exact = frozenset(pattern for pattern in patterns if not is_glob(pattern))
+    exact = frozenset(pattern for pattern in patterns if not _is_glob(pattern))
     globs = [_glob_test(pattern) for pattern in sorted(patterns - exact)]
     if not globs:
         return exact.__contains__
@@ -46,7 +52,7 @@ def _any_of(patterns: set[str]) -> LowTest:
 def _glob_test(pattern: str) -> LowTest:
     """Common shapes (`x*`, `*x`, `*x*`) become string methods, which are twice as fast as re."""
     inner = pattern.strip("*")
-    if not is_glob(inner):
+    if not _is_glob(inner):
         if pattern.startswith("*") and pattern.endswith("*"):
             return lambda low: inner in low
         if pattern.endswith("*"):

@@ -1,9 +1,11 @@
-"""Recursive-descent parser that compiles a filter expression straight into nested closures.
+"""Recursive-descent parser that compiles a filter expression into a plan (see combine.py).
 
-expr   := and ( ('|' | 'or') and )*
-and    := unary ( ('&' | 'and')? unary )*       adjacent terms mean AND
-unary  := ('!' | 'not') unary | atom
-atom   := '(' expr ')' | name:value | 'finding' | word | "quoted text"
+    expr   := and ( ('|' | 'or') and )*
+    and    := unary ( ('&' | 'and')? unary )*        adjacent terms mean AND
+    unary  := ('!' | 'not') unary | atom
+    atom   := '(' expr ')' | name:value | 'finding' | word | "text" | 'text'
+
+Keywords are case-insensitive. Plain words of one `and` are searched together in one pass.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from inspector.filter.combine import Predicate, both, either, everything, negate
+from inspector.filter.combine import Plan, Predicate, both, constant, either, finish, negate
 from inspector.filter.errors import FilterError
 from inspector.filter.fields import compile_field, has_finding
 from inspector.filter.lexer import Kind, Token, tokenize
@@ -25,12 +27,12 @@ def compile_filter(text: str) -> Predicate:
     """Compile `text`; an empty expression matches every record. Raises only FilterError."""
     parser = _Parser(tokenize(text))
     if parser.peek().kind is Kind.END:
-        return everything
-    predicate = parser.expression()
+        return finish(constant(True))
+    plan = parser.expression()
     token = parser.peek()
     if token.kind is not Kind.END:
-        raise FilterError(f"unexpected {token.describe()}", token.pos)
-    return predicate
+        raise FilterError(f"unexpected '{token.text}'", token.pos)
+    return finish(plan)
 
 
 class _Parser:
@@ -48,15 +50,15 @@ class _Parser:
             self._index += 1
         return token
 
-    def expression(self) -> Predicate:
+    def expression(self) -> Plan:
         operands = [self._conjunction()]
         while self.peek().kind is Kind.OR:
             self._expect_operand_after(self._take())
             operands.append(self._conjunction())
         return _balanced(either, operands)
 
-    def _conjunction(self) -> Predicate:
-        operands: list[Predicate] = []
+    def _conjunction(self) -> Plan:
+        operands: list[Plan] = []
         needles: list[str] = []
         self._and_operand(operands, needles)
         while True:
@@ -70,7 +72,7 @@ class _Parser:
             operands.append(text_term(needles))
         return _balanced(both, operands)
 
-    def _and_operand(self, operands: list[Predicate], needles: list[str]) -> None:
+    def _and_operand(self, operands: list[Plan], needles: list[str]) -> None:
         """Plain words of one conjunction are gathered into a single text search."""
         token = self.peek()
         if token.kind is Kind.TEXT and not _is_finding(token):
@@ -78,7 +80,7 @@ class _Parser:
         else:
             operands.append(self._unary())
 
-    def _unary(self) -> Predicate:
+    def _unary(self) -> Plan:
         if self.peek().kind is not Kind.NOT:
             return self._atom()
         with self._nested(self._take()) as operator:
@@ -100,7 +102,7 @@ class _Parser:
         if token.kind not in _STARTS_TERM:
             raise FilterError(f"expected a term after '{operator.text}'", token.pos)
 
-    def _atom(self) -> Predicate:
+    def _atom(self) -> Plan:
         token = self._take()
         if token.kind is Kind.LPAREN:
             with self._nested(token):
@@ -111,9 +113,9 @@ class _Parser:
             return has_finding if _is_finding(token) else text_term([token.value])
         if token.kind is Kind.END:
             raise FilterError("expected a term", token.pos)
-        raise FilterError(f"unexpected {token.describe()}", token.pos)
+        raise FilterError(f"unexpected '{token.text}'", token.pos)
 
-    def _group(self, opening: Token) -> Predicate:
+    def _group(self, opening: Token) -> Plan:
         if self.peek().kind is Kind.RPAREN:
             raise FilterError("empty parentheses", opening.pos)
         inner = self.expression()
@@ -123,9 +125,7 @@ class _Parser:
         return inner
 
 
-def _balanced(
-    combine: Callable[[Predicate, Predicate], Predicate], items: list[Predicate]
-) -> Predicate:
+def _balanced(combine: Callable[[Plan, Plan], Plan], items: list[Plan]) -> Plan:
     """Combine as a balanced tree, so a long chain of terms stays shallow when evaluated."""
     if len(items) == 1:
         return items[0]

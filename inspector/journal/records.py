@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, ClassVar
 
 from inspector.protocol.finding import Finding
@@ -26,6 +27,12 @@ def now() -> float:
     return time.time()
 
 
+@cache
+def field_names(cls: type) -> tuple[str, ...]:
+    """A record class's fields in order; dataclasses.fields is too slow for every record."""
+    return tuple(f.name for f in fields(cls))
+
+
 @dataclass(slots=True)
 class Record:
     type: ClassVar[str] = "record"
@@ -34,11 +41,11 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "findings":
+        for name in field_names(type(self)):
+            value = getattr(self, name)
+            if name == "findings":
                 value = [finding.to_json() for finding in value]
-            data[f.name] = value
+            data[name] = value
         return data
 
     @property
@@ -153,7 +160,7 @@ def record_from_json(data: dict[str, Any]) -> Record:
     cls = RECORD_TYPES.get(str(data.get("type")))
     if cls is None:
         raise ValueError(f"unknown record type {data.get('type')!r}")
-    names = {f.name for f in fields(cls)}
+    names = field_names(cls)
     kwargs = {key: value for key, value in data.items() if key in names}
     if "findings" in kwargs:
         kwargs["findings"] = [Finding.from_json(item) for item in kwargs["findings"] or []]

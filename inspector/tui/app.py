@@ -248,7 +248,7 @@ class InspectorApp(App[int]):
         try:
             predicate = compile_filter(event.value) if event.value.strip() else None
         except FilterError as error:
-            self._filter_problem(event.input, f"{error} (at {error.position + 1})")
+            self._filter_problem(event.input, f"{error.message} (column {error.position + 1})")
             return
         self._filter_problem(event.input, "")
         self.query_one(ExchangeList).set_filter(predicate)
@@ -261,7 +261,7 @@ class InspectorApp(App[int]):
         try:
             self.engine.set_intercept(event.value.strip() or None)
         except FilterError as error:
-            self._filter_problem(event.input, f"{error} (at {error.position + 1})")
+            self._filter_problem(event.input, f"{error.message} (column {error.position + 1})")
             return
         self._filter_problem(event.input, "")
         state = f"holding requests that match {event.value!r}" if event.value.strip() else "off"
