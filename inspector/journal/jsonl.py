@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import IO
 
 from inspector.journal.journal import Journal
-from inspector.journal.records import STATUS_PENDING, Record, record_from_json
+from inspector.journal.records import STATUS_HELD, STATUS_PENDING, Record, record_from_json
 
 FLUSH_INTERVAL_S = 0.1
-UNFINISHED = frozenset({STATUS_PENDING, "held"})
+UNFINISHED = frozenset({STATUS_PENDING, STATUS_HELD})
 
 
 def is_final(record: Record) -> bool:

@@ -20,6 +20,7 @@ STATUS_INVALID = "invalid"  # an answer arrived but PicoClaw could not decode it
 STATUS_NOT_SENT = "not_sent"  # the hook was not running
 STATUS_DROPPED = "dropped"  # held by intercept and dropped by hand
 STATUS_PENDING = "pending"
+STATUS_HELD = "held"  # stopped by intercept, waiting for the human
 STATUS_CANCELLED = "cancelled"  # the caller stopped waiting (the turn or the app ended)
 
 

@@ -13,6 +13,7 @@ from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
+    STATUS_HELD,
     STATUS_PENDING,
     Decision,
     Exchange,
@@ -20,7 +21,6 @@ from inspector.journal.records import (
 from inspector.pipeline.pipeline import Hook
 from inspector.protocol.stages import HELLO, STAGE_FOR_METHOD
 
-STATUS_HELD = "held"
 HUMAN = "human"
 FORWARDED, FORWARDED_EDITED, DROPPED = "forwarded", "forwarded edited", "dropped"
 

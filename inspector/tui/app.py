@@ -19,7 +19,7 @@ from inspector.drivers.scenario import load_scenario
 from inspector.drivers.turn_runner import TurnRunner
 from inspector.engine import Engine
 from inspector.journal.jsonl import JsonlWriter
-from inspector.journal.records import Exchange, Record, Reload
+from inspector.journal.records import STATUS_HELD, Exchange, Record, Reload
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.watcher import Reloader
 from inspector.tui.screens.approval import ApprovalScreen, ApprovalVerdict, PromptView
@@ -102,7 +102,7 @@ class InspectorApp(App[int]):
         return dict(THEME_VARIABLE_DEFAULTS)
 
     def compose(self) -> ComposeResult:
-        yield HooksPanel(lambda: self.engine.hooks.values(), id="hooks")
+        yield HooksPanel(lambda: self.engine.hooks.values(), self.engine.journal, id="hooks")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield ExchangeList(self.engine.journal, id="exchanges")
@@ -148,7 +148,7 @@ class InspectorApp(App[int]):
     @work(exclusive=True, group="engine", exit_on_error=False)
     async def start_engine(self) -> None:
         await self.engine.start()
-        self.query_one(HooksPanel).refresh_rows()
+        self._refresh_hooks()
         if self.session.scenario is not None:
             await self._play(self.session.scenario)
 
@@ -164,7 +164,7 @@ class InspectorApp(App[int]):
         await self.reloader.watch()
 
     def _reloaded(self, record: Reload) -> None:
-        self.query_one(HooksPanel).refresh_rows()
+        self._refresh_hooks()
         if record.error:
             self.notify(record.error, title="Config not reloaded", severity="error", timeout=10)
             return
@@ -208,7 +208,13 @@ class InspectorApp(App[int]):
             self.notify("Watching paused: saves are ignored until you resume (W) or reload (r).")
 
     def _tick(self) -> None:
-        self.query_one(HooksPanel).refresh_rows()
+        self._refresh_hooks()
+
+    def _refresh_hooks(self) -> None:
+        # `query`, not `query_one`: a timer or an engine callback may fire while the app is
+        # shutting down and the panel is already gone
+        for panel in self.query(HooksPanel):
+            panel.refresh_rows()
 
     # ---- selection -------------------------------------------------------------------------
 
@@ -288,7 +294,7 @@ class InspectorApp(App[int]):
             params=params if isinstance(params, dict) else {},
             original=params if isinstance(params, dict) else None,
         )
-        self._open_composer(initial, held=exchange if exchange.status == "held" else None)
+        self._open_composer(initial, held=exchange if exchange.status == STATUS_HELD else None)
 
     def _open_composer(self, initial: ComposeRequest | None, held: Exchange | None = None) -> None:
         def sent(request: ComposeRequest | None) -> None:
@@ -311,7 +317,7 @@ class InspectorApp(App[int]):
 
     def _held(self) -> Exchange | None:
         exchange = self._selected_exchange()
-        if exchange is not None and exchange.status != "held":
+        if exchange is not None and exchange.status != STATUS_HELD:
             self.notify("The selected exchange is not held.", severity="warning")
             return None
         return exchange

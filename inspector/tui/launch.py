@@ -1,12 +1,14 @@
-"""`hook-inspector [CONFIG]`: build the session and run the app."""
+"""`hook-inspector [CONFIG]` and `hook-inspector open FILE`: build the session and run the app."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from inspector.config import load_config
+from inspector.config.model import Config
 from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO
 from inspector.engine import Engine
+from inspector.journal.jsonl import load_journal
 from inspector.tui.app import InspectorApp, Session
 
 
@@ -21,6 +23,21 @@ def build_session(config_path: Path | None, journal_path: Path | None) -> Sessio
     )
 
 
+def read_only_session(journal_path: Path) -> Session:
+    """A saved journal to look at: no hooks start. Raises JournalLoadError for a bad file."""
+    engine = Engine(Config(hooks=()), journal=load_journal(journal_path))
+    return Session(engine=engine, config_path=journal_path, read_only=True)
+
+
 def launch(config_path: Path | None, journal_path: Path | None) -> int:
-    app = InspectorApp(build_session(config_path, journal_path))
-    return app.run() or 0
+    return run_app(InspectorApp(build_session(config_path, journal_path)))
+
+
+def open_session(journal_path: Path) -> int:
+    return run_app(InspectorApp(read_only_session(journal_path)))
+
+
+def run_app(app: InspectorApp) -> int:
+    """The exit status: 1 when the app crashed (Textual printed the traceback), else 0."""
+    app.run()
+    return app.return_code or 0

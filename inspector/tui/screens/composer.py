@@ -75,7 +75,7 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
     }
     ComposerScreen #status {
         width: 1fr;
-        height: 1;
+        padding: 0 1;
     }
     ComposerScreen #status.-error {
         color: $text-error;
@@ -140,8 +140,8 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
                     id="method",
                 )
             yield TextArea.code_editor(self._opening_text, language="json", id="editor")
+            yield Label(id="status")
             with Horizontal(id="buttons"):
-                yield Label(id="status")
                 yield Button("Template", id="template")
                 yield Button("Revert", id="revert")
                 yield Button("Cancel", id="cancel")

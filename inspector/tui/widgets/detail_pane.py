@@ -42,8 +42,11 @@ STDERR_LAG_S = 0.2
 DIFF_STYLE = {"+": "green", "-": "red", "@": "cyan"}
 
 
+TAB_PREFIX = "detail-"  # tab panes are #detail-request, #detail-response, …
+
+
 def tab_id(tab: str) -> str:
-    return f"detail-{tab}"
+    return TAB_PREFIX + tab
 
 
 # ---- what each tab shows ----------------------------------------------------------------------
@@ -146,7 +149,7 @@ def _wire(title: str, line: str | None, size: int | None = None) -> Text:
     if line is None:
         return Text(f"{title}: nothing on the wire", DIM)
     size = len(line.encode()) if size is None else size
-    text = Text(f"{title}  {size:,} bytes\n", BOLD)
+    text = Text.assemble((f"{title}  {size:,} bytes\n", BOLD))
     text.append(printable(line[:RAW_LIMIT]))
     if len(line) > RAW_LIMIT:
         text.append(f"\n… {len(line) - RAW_LIMIT:,} more characters", DIM)
@@ -309,13 +312,13 @@ class DetailPane(Widget):
             self._relabel()
         if not self._stale:
             return
-        active = self.query_one(TabbedContent).active.removeprefix(tab_id(""))
+        active = self.query_one(TabbedContent).active.removeprefix(TAB_PREFIX)
         if active in self._stale:
             self._build_tab(active)
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        tab = event.pane.id.removeprefix(tab_id("")) if event.pane.id else ""
+        tab = (event.pane.id or "").removeprefix(TAB_PREFIX)
         if tab in self._stale:
             self._build_tab(tab)
 

@@ -17,9 +17,9 @@ class EventStream(RecordList):
     COLUMNS: ClassVar[tuple[Column, ...]] = (
         Column("time", 12),
         Column("sev", 5),
-        Column("kind", 12, 30),
-        Column("source", 6, 12, priority=2),
-        Column("delivered to", 8, 24, priority=1, flex=True),
+        Column("kind", 12, 26),
+        Column("source", 8, 12, priority=1),
+        Column("delivered to", 8, 24, priority=2, flex=True),
         Column("!", 3),
     )
     RECORD_TYPES: ClassVar[tuple[type[Record], ...]] = (Event,)

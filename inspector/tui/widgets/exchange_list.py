@@ -1,4 +1,4 @@
-"""The exchange list: every call to every hook, and every stray stdout line, one row each."""
+"""The exchange list: every call to every hook, every stray stdout line and every reload."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 
-from inspector.journal.records import STATUS_PENDING, Exchange, Noise, Record
+from inspector.journal.records import STATUS_HELD, STATUS_PENDING, Exchange, Noise, Record, Reload
 from inspector.tui.widgets.record_list import Cell, Column, RecordList, clock, findings_cell
-from inspector.tui.widgets.styles import DIM, STATUS_STYLE, VERDICT_STYLE
+from inspector.tui.widgets.styles import DIM, RELOAD_STYLE, STATUS_STYLE, VERDICT_STYLE
 
-STATUS_HELD = "held"
 LIVE_STATUSES = frozenset({STATUS_PENDING, STATUS_HELD})
 
 
@@ -26,19 +25,19 @@ def status_text(exchange: Exchange, now: float) -> str:
 
 
 class ExchangeList(RecordList):
-    """Exchange and Noise records of a journal as a virtualised, filterable, following list."""
+    """Exchange, Noise and Reload records of a journal as a virtualised, filterable list."""
 
     COLUMNS: ClassVar[tuple[Column, ...]] = (
         Column("time", 12),
-        Column("source", 4, 10, priority=4),
-        Column("hook", 6, 16, priority=1, flex=True),
+        Column("source", 6, 10, priority=4),
+        Column("hook", 8, 14, priority=1, flex=True),
         Column("method", 8, 12),
         Column("action", 6, 10, priority=2),
-        Column("status", 10, 13),
+        Column("status", 11, 13),
         Column("ms", 5, 8, priority=3, right=True),
         Column("!", 3),
     )
-    RECORD_TYPES: ClassVar[tuple[type[Record], ...]] = (Exchange, Noise)
+    RECORD_TYPES: ClassVar[tuple[type[Record], ...]] = (Exchange, Noise, Reload)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "toggle_follow", "Follow", id="exchanges.follow"),
@@ -54,6 +53,8 @@ class ExchangeList(RecordList):
         return isinstance(record, Exchange) and record.status in LIVE_STATUSES
 
     def cells(self, record: Record) -> list[Cell]:
+        if isinstance(record, Reload):
+            return reload_cells(record)
         if isinstance(record, Noise):
             codes = " ".join(finding.code for finding in record.findings) or "noise"
             return [
@@ -76,3 +77,29 @@ class ExchangeList(RecordList):
             Cell(duration),
             findings_cell(record.findings),
         ]
+
+
+def reload_cells(record: Reload) -> list[Cell]:
+    """A reload stands out across the list: what it changed, or why it changed nothing."""
+    style = STATUS_STYLE.get("error") if record.error else RELOAD_STYLE
+    if record.error:
+        summary = f"config not reloaded: {record.error}"
+    else:
+        changes = [
+            f"{label} {', '.join(names)}"
+            for label, names in (
+                ("+", record.added),
+                ("-", record.removed),
+                ("restarted", record.restarted),
+            )
+            if names
+        ]
+        summary = "; ".join(changes) or "nothing changed"
+    return [
+        Cell(clock(record.ts), style),
+        Cell(record.trigger, style),
+        Cell("reload", style),
+        Cell(summary, style, span=3),
+        Cell(f"{record.duration_ms:.1f}", style),
+        Cell(""),
+    ]

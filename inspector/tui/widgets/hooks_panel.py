@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 
 from rich.text import Text
 from textual.widgets import DataTable
 
 from inspector.hooks.stats import HookStats
+from inspector.journal.journal import Journal
+from inspector.journal.records import Record, Reload
 from inspector.pipeline.pipeline import Hook
 
-COLUMNS = ("hook", "state", "pid", "modes", "prio", "calls", "fail", "median", "restarts")
+COLUMNS = (
+    "hook",
+    "state",
+    "pid",
+    "modes",
+    "prio",
+    "calls",
+    "fail",
+    "median",
+    "restarts",
+    "reloaded",
+)
 STATE_STYLE = {
     "ready": "green",
     "starting": "yellow",
@@ -31,20 +45,37 @@ class HooksPanel(DataTable[Text]):
 One row per configured hook: its state (ready, starting, restarting, exited, failed),
 process id, the `modes` it announced in `hook.hello`, its priority, calls made, failures
 (timeouts, errors, crashes), the median latency of its successful calls and how often it
-was restarted. A hook that crashed or failed its handshake is shown in red.
+was restarted after a crash, and when a saved config or script last reloaded it. A hook that
+crashed or failed its handshake is shown in red.
 """
 
     DEFAULT_CSS = """
     HooksPanel { height: auto; max-height: 8; }
     """
 
-    def __init__(self, hooks: Callable[[], Iterable[Hook]], **kwargs: object) -> None:
+    def __init__(
+        self, hooks: Callable[[], Iterable[Hook]], journal: Journal, **kwargs: object
+    ) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)  # type: ignore[arg-type]
         self._hooks = hooks
+        self._journal = journal
+        self._reloaded: dict[str, float] = {}  # hook name -> when a reload last (re)started it
+        self._unsubscribe: Callable[[], None] | None = None
 
     def on_mount(self) -> None:
         self.add_columns(*COLUMNS)
+        self._unsubscribe = self._journal.subscribe(self._on_record)
         self.refresh_rows()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def _on_record(self, record: Record, new: bool) -> None:
+        if new and isinstance(record, Reload) and not record.error:
+            for name in record.added + record.restarted:
+                self._reloaded[name] = record.ts
+            self.refresh_rows()
 
     def refresh_rows(self) -> None:
         rows = [self._row(hook) for hook in sorted(self._hooks(), key=_order)]
@@ -73,7 +104,12 @@ was restarted. A hook that crashed or failed its handshake is shown in red.
             Text(str(stats.failures), style="red" if stats.failures else ""),
             Text(f"{median:.1f} ms" if median is not None else "-"),
             Text(str(stats.restarts), style="yellow" if stats.restarts else ""),
+            Text(_clock(self._reloaded.get(hook.name)), style="magenta"),
         )
+
+
+def _clock(ts: float | None) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(ts)) if ts else "-"
 
 
 def _order(hook: Hook) -> tuple[int, str]:

@@ -37,7 +37,9 @@ class Column:
     title: str
     width: int  # the least it gets
     ideal: int = 0  # grows up to this when there is room (0: fixed width)
-    priority: int = 0  # columns grow towards their ideal in this order, lowest first
+    # Lower is more important: columns grow towards their ideal lowest first and, when even the
+    # least widths do not fit, are hidden highest first. Priority 0 is never hidden.
+    priority: int = 0
     right: bool = False
     flex: bool = False  # takes whatever room is left after every column reached its ideal
 
@@ -51,19 +53,28 @@ class Cell:
 
 @lru_cache(maxsize=32)
 def column_widths(columns: tuple[Column, ...], width: int) -> tuple[int, ...]:
-    """Widths for `columns` in `width` cells with one space between them. When even the least
-    widths do not fit, the row is cropped on the right."""
+    """Widths for `columns` in `width` cells with one space between them; 0 for a hidden column.
+    When even the columns that are never hidden do not fit, the row is cropped on the right."""
     widths = [column.width for column in columns]
-    spare = width - sum(widths) - (len(columns) - 1)
+    for i in sorted(range(len(columns)), key=lambda i: -columns[i].priority):
+        if _used(widths) <= width or columns[i].priority == 0:
+            break
+        widths[i] = 0
+    spare = width - _used(widths)
     for i in sorted(range(len(columns)), key=lambda i: columns[i].priority):
-        grow = max(0, min(spare, columns[i].ideal - columns[i].width))
+        grow = max(0, min(spare, columns[i].ideal - columns[i].width)) if widths[i] else 0
         widths[i] += grow
         spare -= grow
     for i, column in enumerate(columns):
-        if column.flex and spare > 0:
+        if column.flex and widths[i] and spare > 0:
             widths[i] += spare
             break
     return tuple(widths)
+
+
+def _used(widths: list[int]) -> int:
+    shown = [width for width in widths if width]
+    return sum(shown) + len(shown) - 1
 
 
 def fit(text: str, width: int, right: bool = False) -> str:
@@ -237,7 +248,7 @@ class RecordList(ScrollView, can_focus=True):
             self._cursor = len(self._index) - 1
             self._scroll_to_cursor()
         elif self.follow and at_end:
-            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+            self._scroll_y(self.max_scroll_y)
         if self._cursor < 0 and self._index:
             self._cursor = 0
         self.refresh()
@@ -265,8 +276,9 @@ class RecordList(ScrollView, can_focus=True):
     def _tick(self) -> None:
         self.flush()
         top = self.scroll_offset.y
-        if any(map(self.is_live, self._index[top : top + self._page()])):
-            self.refresh()
+        for row in range(top, min(top + self._page(), len(self._index))):
+            if self.is_live(self._index[row]):
+                self.refresh_line(row + 1)  # virtual line: the header is line 0
 
     def watch_follow(self, follow: bool) -> None:
         if follow:
@@ -336,9 +348,14 @@ class RecordList(ScrollView, can_focus=True):
     def _scroll_to_cursor(self) -> None:
         top, page = self.scroll_offset.y, self._page()
         if self._cursor < top:
-            self.scroll_to(y=max(self._cursor, 0), animate=False, immediate=True)
+            self._scroll_y(max(self._cursor, 0))
         elif self._cursor >= top + page:
-            self.scroll_to(y=self._cursor - page + 1, animate=False, immediate=True)
+            self._scroll_y(self._cursor - page + 1)
+
+    def _scroll_y(self, y: int) -> None:
+        # Forced: right after the index grows the scrollbar is not shown yet (that waits for the
+        # next layout), and an unforced scroll would be refused.
+        self.scroll_to(y=y, animate=False, force=True)
 
     def action_cursor_up(self) -> None:
         self._move(self._cursor - 1)
@@ -397,11 +414,13 @@ class RecordList(ScrollView, can_focus=True):
         segments: list[Segment] = []
         column = 0
         for cell in cells:
-            span_width = sum(widths[column : column + cell.span]) + cell.span - 1
+            shown = [w for w in widths[column : column + cell.span] if w]
             right = cell.span == 1 and self.COLUMNS[column].right
-            if column:
-                segments.append(Segment(" ", base))
-            text = fit(one_line(cell.text, CELL_LIMIT), span_width, right)
-            segments.append(Segment(text, base + cell.style if cell.style else base))
             column += cell.span
+            if not shown:
+                continue
+            if segments:
+                segments.append(Segment(" ", base))
+            text = fit(one_line(cell.text, CELL_LIMIT), sum(shown) + len(shown) - 1, right)
+            segments.append(Segment(text, base + cell.style if cell.style else base))
         return Strip(segments).adjust_cell_length(width, base)

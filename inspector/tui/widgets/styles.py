@@ -43,6 +43,7 @@ SEVERITY_STYLE: dict[str, Style] = {
 _SEVERITY_RANK = {"info": 0, "warn": 1, "warning": 1, "error": 2}
 
 DIM = Style(dim=True)
+RELOAD_STYLE = Style(color="magenta", italic=True)
 BOLD = Style(bold=True)
 
 

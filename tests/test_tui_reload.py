@@ -1,0 +1,90 @@
+"""Hot reload in the UI: a saved script changes the next answer; a broken config changes nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+from conftest import wait_for
+from test_reload import hook_script
+from textual.message import Message
+from textual.notifications import Notify
+from tui_support import make_app, running
+
+from inspector.config import load_config
+from inspector.engine import Engine
+from inspector.hooks.process import ProcessHook
+from inspector.journal.records import Exchange, Reload
+from inspector.tui.app import Session
+
+
+def write_config(folder: Path, priority: int = 0) -> Path:
+    hooks = {
+        name: {
+            "command": [sys.executable, f"{name}.py"],
+            "intercept": ["before_tool"],
+            "priority": priority,
+        }
+        for name in ("alpha", "beta")
+    }
+    path = folder / "hooks.yaml"
+    path.write_text(yaml.safe_dump({"hooks": hooks}))
+    return path
+
+
+async def test_saving_a_script_changes_the_next_answer_and_nothing_else(tmp_path: Path) -> None:
+    for name in ("alpha", "beta"):
+        (tmp_path / f"{name}.py").write_text(hook_script(f"{name}-v1"))
+    config = write_config(tmp_path)
+    engine = Engine(load_config(config))
+    app = make_app(Session(engine, config_path=config), tmp_path / "settings")
+    notes: list[str] = []
+
+    def collect(message: Message) -> None:
+        if isinstance(message, Notify):
+            notes.append(message.notification.message)
+
+    async with running(app, message_hook=collect) as pilot:
+        await wait_for(lambda: all(getattr(h, "running", False) for h in engine.hooks.values()))
+        await wait_for(lambda: app.reloader is not None and app.reloader.armed.is_set())
+        beta = engine.hooks["beta"]
+        assert isinstance(beta, ProcessHook)
+        beta_pid = beta.pid
+        (tmp_path / "alpha.py").write_text(hook_script("alpha-v2"))
+        await wait_for(
+            lambda: any(r.restarted == ["alpha"] for r in engine.journal.of_type(Reload))
+        )
+        answer = await engine.send_to_hook("alpha", "hook.before_tool", {"tool": "t"})
+        assert answer.response is not None and answer.response["result"]["reason"] == "alpha-v2"
+        assert engine.hooks["beta"] is beta and beta.pid == beta_pid
+        await pilot.pause()
+        shown = [row for row in app.query_one("#exchanges").rows if isinstance(row, Reload)]
+        assert shown and shown[-1].restarted == ["alpha"]
+
+        config.write_text("hooks: [not, a, map]\n")
+        await wait_for(lambda: any(r.error for r in engine.journal.of_type(Reload)))
+        await wait_for(lambda: any("hooks.yaml" in note for note in notes))
+        assert engine.hooks["beta"] is beta and beta.running
+        still = await engine.send_to_hook("beta", "hook.before_tool", {"tool": "t"})
+        assert isinstance(still, Exchange) and still.status == "ok"
+
+
+async def test_reload_by_hand_and_paused_watching(tmp_path: Path) -> None:
+    for name in ("alpha", "beta"):
+        (tmp_path / f"{name}.py").write_text(hook_script(f"{name}-v1"))
+    config = write_config(tmp_path)
+    engine = Engine(load_config(config))
+    app = make_app(Session(engine, config_path=config), tmp_path / "settings")
+    async with running(app) as pilot:
+        await wait_for(lambda: all(getattr(h, "running", False) for h in engine.hooks.values()))
+        await wait_for(lambda: app.reloader is not None and app.reloader.armed.is_set())
+        await pilot.press("W")
+        assert app.reloader is not None and app.reloader.paused
+        write_config(tmp_path, priority=3)
+        await pilot.press("r")
+        await wait_for(lambda: any(r.trigger == "hand" for r in engine.journal.of_type(Reload)))
+        reload = next(r for r in engine.journal.of_type(Reload) if r.trigger == "hand")
+        assert sorted(reload.restarted) == ["alpha", "beta"]
+        await pilot.press("W")
+        assert not app.reloader.paused
