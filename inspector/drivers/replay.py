@@ -12,12 +12,12 @@ from inspector.engine import Engine
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
+    STATUS_HELD,
     STATUS_NOT_SENT,
     STATUS_PENDING,
     Exchange,
     Record,
 )
-from inspector.pipeline.gate import STATUS_HELD
 from inspector.protocol.stages import STAGE_FOR_METHOD
 
 # A request that never reached its hook, or whose answer nobody waited for, has nothing to compare.

@@ -79,6 +79,7 @@ class InspectorApp(App[int]):
         Binding("W", "toggle_watching", "Pause/resume watching", show=False, id="app.watch"),
         Binding("f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("escape", "back_to_list", "Back to the list", show=False, id="app.back"),
     ]
 
     def __init__(self, session: Session, *, settings_path: Path | None = None) -> None:
@@ -260,6 +261,10 @@ class InspectorApp(App[int]):
         self.query_one(ExchangeList).set_filter(predicate)
         self.query_one(EventStream).set_filter(predicate)
 
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self) -> None:
+        self.query_one(ExchangeList).focus()
+
     @on(Input.Submitted, "#intercept")
     def _intercept_submitted(self, event: Input.Submitted) -> None:
         from inspector.filter import FilterError
@@ -280,10 +285,24 @@ class InspectorApp(App[int]):
 
     # ---- compose, resend, held requests ----------------------------------------------------
 
+    def action_back_to_list(self) -> None:
+        self.query_one(ExchangeList).focus()
+
+    def _live(self) -> bool:
+        """A saved session has no hooks to send to; say so instead of failing."""
+        if self.session.read_only:
+            self.notify(
+                "This is a saved session: there are no hooks to send to.", severity="warning"
+            )
+        return not self.session.read_only
+
     def action_compose_request(self) -> None:
-        self._open_composer(None)
+        if self._live():
+            self._open_composer(None)
 
     def action_edit_selected(self) -> None:
+        if not self._live():
+            return
         exchange = self._selected_exchange()
         if exchange is None or not isinstance(exchange.request, dict):
             return
@@ -343,6 +362,8 @@ class InspectorApp(App[int]):
     def action_pick_scenario(self) -> None:
         from inspector.tui.screens.pick import PickScreen
 
+        if not self._live():
+            return
         choices = scenarios_near(self.session.config_path)
         if not choices:
             self.notify("No scenario files next to the config.", severity="warning")

@@ -262,8 +262,8 @@ class DetailPane(Widget):
             for tab, title in TITLES.items():
                 with TabPane(title, id=tab_id(tab)):
                     if tab in JSON_TABS:
-                        yield TextArea.code_editor(
-                            "", language="json", read_only=True, tab_behavior="focus"
+                        yield TextArea.code_editor(  # theme "css" follows the app's theme
+                            "", language="json", read_only=True, tab_behavior="focus", theme="css"
                         )
                     else:
                         with VerticalScroll():

@@ -86,7 +86,7 @@ crashed or failed its handshake is shown in red.
             return
         for row in rows:
             for column, cell in zip(self.columns, row, strict=False):
-                self.update_cell(row[0].plain, column, cell)
+                self.update_cell(row[0].plain, column, cell, update_width=True)
 
     def _row(self, hook: Hook) -> tuple[Text, ...]:
         state = getattr(hook, "state", "ready")
@@ -104,7 +104,7 @@ crashed or failed its handshake is shown in red.
             Text(str(stats.failures), style="red" if stats.failures else ""),
             Text(f"{median:.1f} ms" if median is not None else "-"),
             Text(str(stats.restarts), style="yellow" if stats.restarts else ""),
-            Text(_clock(self._reloaded.get(hook.name)), style="magenta"),
+            Text(_clock(self._reloaded.get(hook.name)), style="dim"),
         )
 
 
