@@ -31,11 +31,11 @@ ESC_LINE = f"{MARKUP} \x1b[31mred\x1b[0m"
 class Harness(App[None]):
     def __init__(self, *widgets: Widget) -> None:
         super().__init__()
-        self.widgets = widgets
+        self.parts = widgets
         self.messages: list[Message] = []
 
     def compose(self) -> ComposeResult:
-        yield from self.widgets
+        yield from self.parts
 
     def on_exchange_list_highlighted(self, message: ExchangeList.Highlighted) -> None:
         self.messages.append(message)
@@ -73,11 +73,15 @@ def fill(journal: Journal, count: int, hooks: tuple[str, ...] = ("a", "b")) -> N
         journal.append(exchange(hook=hooks[i % len(hooks)], duration_ms=1.0))
 
 
-def line_of(widget: RecordList, record: Record) -> str:
-    """The rendered text of `record`'s row, which must be on screen."""
+def line_of_row(widget: RecordList, record: Record) -> int:
+    """The screen line of `record`'s row, which must be on screen."""
     y = widget.rows.index(record) - widget.scroll_offset.y + 1
     assert 0 < y < widget.size.height, "row is not on screen"
-    return widget.render_line(y).text
+    return y
+
+
+def line_of(widget: RecordList, record: Record) -> str:
+    return widget.render_line(line_of_row(widget, record)).text
 
 
 def screen_text(widget: RecordList) -> list[str]:
@@ -85,7 +89,7 @@ def screen_text(widget: RecordList) -> list[str]:
 
 
 def segment_style(widget: RecordList, y: int, text: str) -> Style:
-    for segment in widget.render_line(y)._segments:
+    for segment in widget.render_line(y):
         if text in segment.text:
             return segment.style or Style.null()
     raise AssertionError(f"{text!r} not on line {y}")
@@ -118,6 +122,7 @@ async def test_rows_appended_live_render_their_columns() -> None:
         row = line_of(widget, done)
         assert re.search(r"scenario\s+redactor\s+before_tool\s+modify\s+ok\s+12\.5\s+!2", row)
         assert "hook.before_tool" not in row
+        assert segment_style(widget, line_of_row(widget, done), "!2").color.name == "red"
         assert "pending" in line_of(widget, pending)
 
         pending.status, pending.duration_ms = "timeout", 5000.0
@@ -197,6 +202,18 @@ async def test_follow_shows_new_rows_without_stealing_the_cursor() -> None:
         assert later not in highlighted(app)  # shown, never highlighted
 
 
+async def test_follow_scrolls_as_the_first_rows_overflow_the_view() -> None:
+    journal = Journal()
+    widget = EventStream(journal)
+    async with harness(widget).run_test(size=(100, 12)) as pilot:
+        for i in range(30):
+            journal.append(Event(kind=f"kind.{i}"))
+        await until(pilot, lambda: len(widget.rows) == 30)
+        assert widget.highlighted_record is journal.records[-1]
+        assert widget.scroll_offset.y == widget.max_scroll_y > 0
+        assert "kind.29" in screen_text(widget)[-1]
+
+
 async def test_follow_leaves_a_view_scrolled_away_alone() -> None:
     journal = Journal()
     fill(journal, 30)
@@ -228,6 +245,24 @@ async def test_keys_click_and_enter() -> None:
         await pilot.pause()
         selected = [m.record for m in app.messages if isinstance(m, ExchangeList.Selected)]
         assert selected == [journal.records[2]]
+
+
+async def test_narrow_list_hides_minor_columns_before_status_and_findings() -> None:
+    journal = Journal()
+    call = journal.append(
+        exchange(
+            source="composer",
+            duration_ms=7.0,
+            action="continue",
+            findings=[Finding("slow-answer", "warning", "slow")],
+        )
+    )
+    widget = ExchangeList(journal)
+    async with harness(widget).run_test(size=(54, 10)):
+        row = line_of(widget, call)
+        assert len(row) == widget.scrollable_content_region.width
+        assert "composer" not in row and "7.0" not in row  # source and ms give way first
+        assert re.search(r"redactor\s+before_t…\s+conti…\s+ok\s+!1", row)
 
 
 async def test_held_row_shows_its_age_and_the_edit_mark() -> None:
