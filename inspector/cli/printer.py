@@ -119,14 +119,8 @@ def _reload(record: Reload) -> Text:
     if record.error:
         return Text.assemble(("reload failed ", "bold red"), one_line(record.error))
     text = Text("reload ", style="bold magenta")
-    for label, names in (
-        ("added", record.added),
-        ("removed", record.removed),
-        ("restarted", record.restarted),
-    ):
-        if names:
-            text.append(f"{label} {', '.join(names)}  ")
-    text.append(f"unchanged {len(record.unchanged)}  {record.duration_ms:.0f} ms", style="dim")
+    text.append(record.changes or "nothing restarted")
+    text.append(f"  unchanged {len(record.unchanged)}  {record.duration_ms:.0f} ms", style="dim")
     return text
 
 

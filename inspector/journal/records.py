@@ -150,6 +150,19 @@ class Reload(Record):
     error: str | None = None  # the config error; the running hooks were left as they were
     trigger: str = "watch"  # watch, or hand
 
+    @property
+    def changes(self) -> str:
+        """What the reload did to the hooks, in one line ("" when it changed none)."""
+        return "; ".join(
+            f"{label} {', '.join(names)}"
+            for label, names in (
+                ("added", self.added),
+                ("removed", self.removed),
+                ("restarted", self.restarted),
+            )
+            if names
+        )
+
 
 RECORD_TYPES: dict[str, type[Record]] = {
     cls.type: cls for cls in (Exchange, Event, Stderr, Noise, Lifecycle, Decision, Reload)

@@ -169,16 +169,7 @@ class InspectorApp(App[int]):
         if record.error:
             self.notify(record.error, title="Config not reloaded", severity="error", timeout=10)
             return
-        changes = [
-            f"{label} {', '.join(names)}"
-            for label, names in (
-                ("added", record.added),
-                ("removed", record.removed),
-                ("restarted", record.restarted),
-            )
-            if names
-        ]
-        self.notify("; ".join(changes) or "nothing to restart", title="Reloaded")
+        self.notify(record.changes or "nothing to restart", title="Reloaded")
 
     def action_reload(self) -> None:
         if self.reloader is None:

@@ -82,19 +82,11 @@ class ExchangeList(RecordList):
 def reload_cells(record: Reload) -> list[Cell]:
     """A reload stands out across the list: what it changed, or why it changed nothing."""
     style = STATUS_STYLE.get("error") if record.error else RELOAD_STYLE
-    if record.error:
-        summary = f"config not reloaded: {record.error}"
-    else:
-        changes = [
-            f"{label} {', '.join(names)}"
-            for label, names in (
-                ("+", record.added),
-                ("-", record.removed),
-                ("restarted", record.restarted),
-            )
-            if names
-        ]
-        summary = "; ".join(changes) or "nothing changed"
+    summary = (
+        f"config not reloaded: {record.error}"
+        if record.error
+        else record.changes or "nothing changed"
+    )
     return [
         Cell(clock(record.ts), style),
         Cell(record.trigger, style),
