@@ -469,16 +469,26 @@ class InspectorApp(App[int]):
 
     def get_system_commands(self, screen: Screen[Any]):  # type: ignore[no-untyped-def]
         yield from super().get_system_commands(screen)
+        keys = self._current_keys()
         for binding in self.BINDINGS:
             assert isinstance(binding, Binding)
-            if binding.action in ("quit", "help"):
+            if binding.action == "quit":  # Textual's own Quit command is already there
                 continue
             action = binding.action
+            key = keys.get(binding.id or "", binding.key)
             yield SystemCommand(
                 binding.description,
-                f"{binding.description} ({binding.key})",
+                f"{binding.description} ({key})",
                 lambda action=action: self.run_action(action),
             )
+
+    def _current_keys(self) -> dict[str, str]:
+        """Binding id -> the key(s) it is bound to now, after the user's keymap."""
+        keys: dict[str, list[str]] = {}
+        for key, active in self.active_bindings.items():
+            if active.binding.id:
+                keys.setdefault(active.binding.id, []).append(active.binding.key_display or key)
+        return {binding_id: ", ".join(found) for binding_id, found in keys.items()}
 
 
 def shell_one_liner(exchange: Exchange, command: tuple[str, ...], cwd: str | None) -> str:

@@ -139,7 +139,9 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
                     allow_blank=False,
                     id="method",
                 )
-            yield TextArea.code_editor(self._opening_text, language="json", id="editor")
+            yield TextArea.code_editor(  # theme "css" follows the app's theme
+                self._opening_text, language="json", id="editor", theme="css"
+            )
             yield Label(id="status")
             with Horizontal(id="buttons"):
                 yield Button("Template", id="template")
