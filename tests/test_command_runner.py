@@ -1,0 +1,62 @@
+"""One-shot command hooks: stdin, stdout, stderr, exit codes, timeouts that kill the tree."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from inspector.hooks.command import run_command
+
+PY = sys.executable
+
+
+async def test_stdin_is_written_and_closed_and_output_kept(tmp_path: Path) -> None:
+    script = (
+        "import sys, json; data = json.load(sys.stdin); print(json.dumps({'got': data['x']}));"
+        "print('log', file=sys.stderr); sys.exit(3)"
+    )
+    run = await run_command((PY, "-c", script), '{"x": 41}', timeout_s=5)
+    assert (run.stdout.strip(), run.stderr.strip(), run.exit_code) == ('{"got": 41}', "log", 3)
+    assert not run.timed_out and run.unread_stdin == 0 and not run.ignored_stdin
+
+
+async def test_a_command_that_never_reads_stdin_is_noticed() -> None:
+    run = await run_command((PY, "-c", "print('{}')"), '{"event": "stop"}', timeout_s=5)
+    assert run.ok and run.ignored_stdin
+
+
+async def test_env_is_added_and_cwd_used(tmp_path: Path) -> None:
+    script = "import os; print(os.environ['HOOK_X'], os.getcwd(), 'PATH' in os.environ)"
+    run = await run_command(
+        (PY, "-c", script), "", timeout_s=5, cwd=str(tmp_path), env={"HOOK_X": "y"}
+    )
+    assert run.stdout.split() == ["y", str(tmp_path), "True"]
+
+
+async def test_a_timeout_kills_the_whole_process_tree(tmp_path: Path) -> None:
+    pid_file = tmp_path / "child.pid"
+    shell = f"sleep 30 & echo $! > {pid_file}; echo partial; wait"
+    run = await run_command(("sh", "-c", shell), "", timeout_s=0.5)
+    assert run.timed_out and run.exit_code is None and run.signal is not None
+    assert "partial" in run.stdout
+    child = int(pid_file.read_text())
+    try:
+        os.kill(child, 0)
+    except ProcessLookupError:
+        pass
+    else:  # a zombie is dead too: it only waits for its parent to reap it
+        assert Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"
+
+
+async def test_a_missing_program_is_a_spawn_error_not_an_exception() -> None:
+    run = await run_command(("/nonexistent/hook",), "{}", timeout_s=1)
+    assert run.spawn_error and run.exit_code is None
+
+
+async def test_a_large_context_is_written_in_full() -> None:
+    payload = '{"messages": "' + "x" * 3_000_000 + '"}'
+    run = await run_command(
+        (PY, "-c", "import sys; print(len(sys.stdin.read()))"), payload, timeout_s=10
+    )
+    assert run.stdout.strip() == str(len(payload))
