@@ -84,12 +84,27 @@ def build_parser() -> argparse.ArgumentParser:
     _add_saved_journal(replay)
     _add_config(replay)
     replay.add_argument("--json", action="store_true", help="the report as JSON")
+
+    serve = commands.add_parser(
+        "serve", help="bridge mode without the UI: answer relays through the hooks, print records"
+    )
+    _add_config(serve)
+    where = serve.add_mutually_exclusive_group()
+    where.add_argument(
+        "--socket", type=Path, metavar="PATH", help="Unix socket (default: a private per-user one)"
+    )
+    where.add_argument(
+        "--listen", metavar="HOST:PORT", help="TCP instead (needs --token-file; no HOST: loopback)"
+    )
+    serve.add_argument("--token-file", type=Path, metavar="FILE", help="the token relays must give")
+    _add_journal(serve)
+    serve.add_argument("--json", action="store_true", help="one JSON record per line")
     return parser
 
 
 def split_default_command(argv: list[str]) -> list[str]:
     """`hook-inspector [CONFIG]` means `hook-inspector ui [CONFIG]`."""
-    known = {"ui", "run", "check", "open", "replay", "-h", "--help", "--version"}
+    known = {"ui", "run", "check", "open", "replay", "serve", "-h", "--help", "--version"}
     if not argv or argv[0] not in known:
         return ["ui", *argv]
     return argv
@@ -105,6 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": _check,
         "open": _open,
         "replay": _replay,
+        "serve": _serve,
     }
     try:
         return handlers[args.command](args)
@@ -150,3 +166,28 @@ def _replay(args: argparse.Namespace) -> int:
     from inspector.cli.replay import replay_session
 
     return asyncio.run(replay_session(args.file, args.config, as_json=args.json))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from inspector.bridge.listener import parse_listen
+    from inspector.bridge.wire import read_token
+    from inspector.cli.serve import serve
+
+    try:
+        tcp = parse_listen(args.listen) if args.listen else None
+        if tcp and not args.token_file:
+            raise ValueError("--listen needs --token-file")
+        token = read_token(args.token_file) if args.token_file else None
+    except (OSError, ValueError) as error:
+        print(f"hook-inspector serve: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return asyncio.run(
+        serve(
+            args.config,
+            socket_path=args.socket,
+            tcp=tcp,
+            token=token,
+            journal_path=args.journal,
+            as_json=args.json,
+        )
+    )

@@ -71,16 +71,50 @@ class HookSpec:
         return modes
 
 
+CommandHost = Literal["jcli", "claude"]
+
+
+@dataclass(frozen=True)
+class CommandHookSpec:
+    """A command hook: one shell process per call, as j-cli and Claude Code run them. Two
+    specs that compare equal need no restart on reload."""
+
+    name: str
+    host: CommandHost
+    event: str  # the host's event name: pre_tool_execution, PreToolUse, ...
+    command: str  # a shell command line, run the way the host runs it
+    timeout_ms: int
+    dir: str | None = None  # the hook's own folder (j-cli folder layout), if it has one
+    level: str = "user"  # j-cli: builtin, user, project, session; Claude Code: user, project, local
+    retry: int = 0  # j-cli: extra attempts after a failure
+    on_error: str = "skip"  # j-cli: skip, stop (or the older abort)
+    matcher: str | None = None  # Claude Code: which tools (exact, a|b list, or a regex)
+    tool_name: str | None = None  # j-cli filter: exact tool name
+    tool_matcher: str | None = None  # j-cli filter: exact names separated by |
+    model_prefix: str | None = None  # j-cli filter: the model name starts with this
+    enabled: bool = True
+    priority: int = 0  # order within the host's own ordering
+    source: str = ""  # the file it was read from
+    kind: Literal["command"] = "command"
+
+
 @dataclass(frozen=True)
 class Config:
-    hooks: tuple[HookSpec, ...]
+    hooks: tuple[HookSpec | CommandHookSpec, ...]
     defaults: Defaults = field(default_factory=Defaults)
     path: Path | None = None
-    format: Literal["native", "picoclaw"] = "native"
+    format: Literal["native", "picoclaw", "jcli", "claude"] = "native"
 
     @property
     def enabled_hooks(self) -> tuple[HookSpec, ...]:
-        return tuple(spec for spec in self.hooks if spec.enabled)
+        """The JSON-RPC hooks (process and manual) that are switched on."""
+        return tuple(spec for spec in self.hooks if isinstance(spec, HookSpec) and spec.enabled)
+
+    @property
+    def command_hooks(self) -> tuple[CommandHookSpec, ...]:
+        return tuple(
+            spec for spec in self.hooks if isinstance(spec, CommandHookSpec) and spec.enabled
+        )
 
     @property
     def base_dir(self) -> Path:

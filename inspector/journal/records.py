@@ -74,6 +74,9 @@ class Exchange(Record):
     raw_request: str | None = None  # the exact line on the wire, without its newline
     raw_response: str | None = None
     edited: bool = False  # changed by hand while held
+    # command hooks only: raw_request is the stdin, raw_response the stdout
+    exit_code: int | None = None
+    stderr: str | None = None
 
 
 @dataclass(slots=True)

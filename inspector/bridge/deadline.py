@@ -1,0 +1,199 @@
+"""A relayed call's deadline: the agent stops waiting after its own timeout, so every hook, hold
+and human prompt the call reaches must end in time for the inspector to answer first.
+
+The deadline travels in a context variable, as APPROVAL_CHAIN does: asyncio copies it into the
+call's tasks, the Hook protocol stays unchanged and concurrent calls never mix their deadlines.
+Journal subscribers run in the task that appends, so a request held at the gate during the call
+can be tied to it (and dropped when the deadline comes) without the gate knowing about relays."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.bridge.wire import answer_by_ms
+from inspector.journal.journal import Journal
+from inspector.journal.records import (
+    STATUS_CANCELLED,
+    STATUS_DROPPED,
+    STATUS_HELD,
+    Decision,
+    Exchange,
+    Finding,
+    Record,
+)
+from inspector.pipeline.answers import DENIED
+from inspector.pipeline.pipeline import Hook
+from inspector.pipeline.results import ApprovalResult, StageResult
+from inspector.protocol.stages import CONTINUE
+
+# Room for the hop back to the relay, and then again for the pipeline to finish after its hooks
+# are cut off: 5 % of the agent's deadline, between 10 and 100 ms.
+MARGIN_FRACTION = 0.05
+MARGIN_S = (0.01, 0.1)
+FALLBACK = "deadline"  # decided_by / Decision.by of an answer the deadline forced
+DEADLINE_CODE = "agent-deadline"
+
+Outcome = StageResult | ApprovalResult
+
+
+@dataclass(slots=True)
+class CallDeadline:
+    """The agent gives up `agent_ms` after it sent the request, and the relay answers by itself a
+    little earlier (wire.answer_by_ms). We answer by `answer_by`, a margin before the relay; hooks
+    and humans are cut off at `hooks_by`, a margin earlier still, so their own timeout rule (fail
+    open, fail closed, a manual hook's on_timeout) decides rather than our fallback."""
+
+    agent_ms: int
+    kind: str  # "interceptor" or "approval": which of the agent's deadlines this is
+    received: float = field(default_factory=time.monotonic)
+    held: list[Exchange] = field(default_factory=list)  # requests of this call held at the gate
+    cut_short: list[str] = field(default_factory=list)  # hooks the deadline stopped waiting for
+
+    @property
+    def margin_s(self) -> float:
+        low, high = MARGIN_S
+        return max(low, min(high, self.agent_ms / 1000 * MARGIN_FRACTION))
+
+    @property
+    def answer_by(self) -> float:
+        return self.received + answer_by_ms(self.agent_ms) / 1000 - self.margin_s
+
+    @property
+    def hooks_by(self) -> float:
+        return self.answer_by - self.margin_s
+
+    def left_s(self) -> float:
+        """Time left to answer the agent: a held request's countdown."""
+        return max(0.0, self.answer_by - time.monotonic())
+
+    def hooks_left_ms(self) -> int:
+        return max(0, int((self.hooks_by - time.monotonic()) * 1000))
+
+    def describe(self) -> str:
+        return f"the agent's {self.agent_ms} ms {self.kind} deadline"
+
+
+CALL_DEADLINE: contextvars.ContextVar[CallDeadline | None] = contextvars.ContextVar(
+    "call_deadline", default=None
+)
+
+
+class DeadlineHook:
+    """A hook whose timeout never runs past the current relayed call's deadline: a manual hook's
+    prompt counts down to the earlier of its own timeout and the agent's (less the margins)."""
+
+    def __init__(self, inner: Hook, journal: Journal) -> None:
+        self.inner = inner
+        self.journal = journal
+        self.spec = inner.spec
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    async def call(
+        self,
+        method: str,
+        params: Any,
+        *,
+        timeout_ms: int,
+        source: str,
+        turn: str | None = None,
+        exchange: Exchange | None = None,
+    ) -> Exchange:
+        deadline = CALL_DEADLINE.get()
+        cut_ms = timeout_ms if deadline is None else min(timeout_ms, deadline.hooks_left_ms())
+        started = time.monotonic()
+        answered = await self.inner.call(
+            method, params, timeout_ms=cut_ms, source=source, turn=turn, exchange=exchange
+        )
+        ran_out = time.monotonic() - started >= cut_ms / 1000
+        if deadline is not None and cut_ms < timeout_ms and ran_out:
+            deadline.cut_short.append(self.name)
+            message = f"cut short by {deadline.describe()}: {cut_ms} ms of its {timeout_ms} ms"
+            answered.findings.append(Finding(DEADLINE_CODE, "warning", message))
+            self.journal.update(answered)
+        return answered
+
+    async def notify(self, method: str, params: Any) -> str | None:
+        return await self.inner.notify(method, params)
+
+
+async def within_deadline(
+    journal: Journal,
+    deadline: CallDeadline,
+    stage: str,
+    params: dict[str, Any],
+    run: Coroutine[Any, Any, Outcome],
+    *,
+    source: str,
+    turn: str | None,
+) -> Outcome:
+    """`run`'s outcome, or by `deadline.answer_by` the agent's own fallback: interceptors continue
+    with the value unchanged, approvals deny. Requests still held then are dropped."""
+
+    def note_held(record: Record, new: bool) -> None:
+        if (
+            new
+            and isinstance(record, Exchange)
+            and record.status == STATUS_HELD
+            and CALL_DEADLINE.get() is deadline
+        ):
+            deadline.held.append(record)
+            message = (
+                f"held against {deadline.describe()}: {deadline.left_s():.2f} s left to answer; "
+                "then it is dropped and the agent gets the fallback answer"
+            )
+            record.findings.append(Finding(DEADLINE_CODE, "info", message))
+
+    unsubscribe = journal.subscribe(note_held)
+    reset = CALL_DEADLINE.set(deadline)
+    try:
+        outcome = await asyncio.wait_for(run, deadline.left_s())
+    except asyncio.TimeoutError:
+        return _fallback(journal, deadline, stage, params, source=source, turn=turn)
+    finally:
+        CALL_DEADLINE.reset(reset)
+        unsubscribe()
+    denied = isinstance(outcome, ApprovalResult) and not outcome.approved
+    if denied and outcome.decided_by in deadline.cut_short:
+        outcome.reason = f"{outcome.reason}: deadline passed ({deadline.describe()})"
+    return outcome
+
+
+def _fallback(
+    journal: Journal,
+    deadline: CallDeadline,
+    stage: str,
+    params: dict[str, Any],
+    *,
+    source: str,
+    turn: str | None,
+) -> Outcome:
+    reason = f"deadline passed: hook-inspector's hooks did not answer within {deadline.describe()}"
+    for exchange in deadline.held:
+        if exchange.status == STATUS_CANCELLED:  # the gate let go of it when the call was cancelled
+            exchange.status = STATUS_DROPPED
+            exchange.error = f"dropped: still held when the deadline passed ({deadline.describe()})"
+            journal.update(exchange)
+    approval = stage == "approve_tool"
+    tool = params.get("tool")
+    journal.append(
+        Decision(
+            stage=stage,
+            verdict=DENIED if approval else CONTINUE,
+            by=FALLBACK,
+            reason=reason,
+            source=source,
+            turn=turn,
+            tool=tool if isinstance(tool, str) else None,
+        )
+    )
+    if approval:
+        return ApprovalResult(False, reason, decided_by=FALLBACK)
+    return StageResult(CONTINUE, params, reason=reason, decided_by=FALLBACK)

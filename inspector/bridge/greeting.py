@@ -1,0 +1,89 @@
+"""Reading a relay's greeting (see wire.py): who it is, the agent's deadlines, and its token."""
+
+from __future__ import annotations
+
+import hmac
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.bridge.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, WIRE_VERSION
+from inspector.safe_text import one_line
+
+NAME_LIMIT = 64
+DEFAULT_NAME = "relay"
+
+
+@dataclass(frozen=True, slots=True)
+class Greeting:
+    name: str  # shown as given (control characters escaped), before any #2 suffix
+    pid: int | None
+    deadlines_ms: dict[str, int]  # observer, interceptor, approval
+    modes: tuple[str, ...] = ()  # from the agent's hook.hello, when the relay saw it before us
+
+
+class Refused(Exception):
+    """The greeting is not acceptable; the message is the refusal's reason."""
+
+    def __init__(self, reason: str, name: str = DEFAULT_NAME) -> None:
+        super().__init__(reason)
+        self.name = name
+
+
+def read_greeting(line: bytes, token: str | None) -> Greeting:
+    """The greeting in `line`, or Refused. With `token` set, the relay must present it."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        message = None
+    if not isinstance(message, dict) or GREETING_KEY not in message:
+        raise Refused("the first line is not a hook-inspector relay greeting")
+    name = message.get("name")
+    name = one_line(name, NAME_LIMIT) if isinstance(name, str) and name.strip() else DEFAULT_NAME
+    version = message[GREETING_KEY]
+    if not _whole(version) or version != WIRE_VERSION:
+        raise Refused(
+            f"wire version {json.dumps(version)}; this inspector speaks {WIRE_VERSION}", name
+        )
+    if token is not None:
+        _check_token(message.get("token"), token, name)
+    pid = message.get("pid")
+    return Greeting(
+        name=name,
+        pid=pid if _whole(pid) else None,
+        deadlines_ms=_deadlines(message.get("deadlines_ms"), name),
+        modes=_modes(message.get("hello")),
+    )
+
+
+def _check_token(given: Any, expected: str, name: str) -> None:
+    if not isinstance(given, str) or not given:
+        raise Refused("a token is required", name)
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        raise Refused("wrong token", name)
+
+
+def _deadlines(raw: Any, name: str) -> dict[str, int]:
+    if raw is None:
+        return dict(DEFAULT_DEADLINES_MS)
+    if not isinstance(raw, dict):
+        raise Refused("deadlines_ms is not an object", name)
+    deadlines = dict(DEFAULT_DEADLINES_MS)
+    for key in DEFAULT_DEADLINES_MS:
+        value = raw.get(key, deadlines[key])
+        if not _whole(value) or value <= 0:
+            raise Refused(f"deadlines_ms.{key} is not a positive number of milliseconds", name)
+        deadlines[key] = value
+    return deadlines
+
+
+def _modes(hello: Any) -> tuple[str, ...]:
+    params = hello.get("params") if isinstance(hello, dict) else None
+    modes = params.get("modes") if isinstance(params, dict) else None
+    if not isinstance(modes, list):
+        return ()
+    return tuple(one_line(mode, NAME_LIMIT) for mode in modes if isinstance(mode, str))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,220 @@
+"""The inspector's door for relays: a private Unix socket by default, or TCP with a token.
+
+Whoever can connect can answer the agent's approvals, so the socket lives in a folder only its
+owner can enter (0700) and is itself 0600, both set explicitly; TCP refuses any relay without the
+token, and binds to loopback unless told otherwise."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inspector.bridge import wire
+from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
+from inspector.bridge.session import RelaySession
+from inspector.journal.records import Lifecycle
+from inspector.protocol.framing import KEEP_LIMIT
+
+if TYPE_CHECKING:
+    from inspector.engine import Engine
+
+GREETING_TIMEOUT_S = 5.0
+STREAM_LIMIT = 1 << 20  # the longest greeting; later lines are framed by the session
+PROBE_TIMEOUT_S = 1.0
+LOOPBACK = "127.0.0.1"
+REFUSED = "refused"
+
+
+class ListenError(Exception):
+    """The inspector cannot listen where it was asked to."""
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """`HOST:PORT` (`[::1]:PORT` for IPv6); no host means loopback, never every interface."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"{text!r} is not HOST:PORT")
+    host = host.removeprefix("[").removesuffix("]")
+    return host or LOOPBACK, int(port)
+
+
+class Listener:
+    """Accepts relays for `engine`; each one becomes a RelaySession under a unique label."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        socket_path: Path | None = None,
+        tcp: tuple[str, int] | None = None,
+        token: str | None = None,
+        max_line: int = KEEP_LIMIT,
+    ) -> None:
+        if tcp is not None and not token:
+            raise ValueError("listening on TCP needs a token: anyone who connects could approve")
+        self.engine = engine
+        self.socket_path = None if tcp else (socket_path or wire.default_socket_path())
+        self.tcp = tcp
+        self.token = token
+        self.max_line = max_line
+        self.sessions: dict[str, RelaySession] = {}
+        self.address = ""
+        self._server: asyncio.AbstractServer | None = None
+        self._inode: int | None = None
+        self._connections: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> None:
+        try:
+            if self.socket_path is not None:
+                sock = self._bind_unix(self.socket_path)
+                self._server = await asyncio.start_unix_server(
+                    self._accept, sock=sock, limit=STREAM_LIMIT
+                )
+                self.address = str(self.socket_path)
+            else:
+                assert self.tcp is not None
+                self._server = await asyncio.start_server(
+                    self._accept, *self.tcp, limit=STREAM_LIMIT
+                )
+                host, port = self._server.sockets[0].getsockname()[:2]
+                self.address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        except OSError as exc:
+            raise ListenError(f"cannot listen on {self.socket_path or self.tcp}: {exc}") from exc
+
+    def time_left(self, seq: int) -> float | None:
+        """Seconds until a held relayed request (by exchange seq) is dropped; None for others."""
+        for session in self.sessions.values():
+            deadline = session.deadline_of(seq)
+            if deadline is not None:
+                return deadline.left_s()
+        return None
+
+    async def close(self) -> None:
+        """Stop accepting; every relay's pending calls get their fallback answer first."""
+        if self._server is not None:
+            self._server.close()
+        await asyncio.gather(*(session.close() for session in list(self.sessions.values())))
+        for writer in self._connections:  # still greeting
+            writer.close()
+        if self._server is not None:
+            await self._server.wait_closed()
+        if self.socket_path is not None and self._inode is not None:
+            with contextlib.suppress(FileNotFoundError):
+                if os.stat(self.socket_path).st_ino == self._inode:  # not a newer inspector's
+                    self.socket_path.unlink()
+
+    # ---- the socket file -------------------------------------------------------------------
+
+    def _bind_unix(self, path: Path) -> socket.socket:
+        _private_folder(path.parent, ours=path == wire.default_socket_path())
+        _clear_stale(path)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # the umask closes the moment between bind and chmod; chmod is the guarantee
+        umask = os.umask(0o177)
+        try:
+            sock.bind(str(path))
+        except OSError:
+            sock.close()
+            raise
+        finally:
+            os.umask(umask)
+        os.chmod(path, 0o600)
+        self._inode = os.stat(path).st_ino
+        return sock
+
+    # ---- a relay connects ------------------------------------------------------------------
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._connections.add(writer)
+        try:
+            peer = _peer(writer)
+            greeting = await self._greet(reader, writer, peer)
+            if greeting is None:
+                return
+            label = self._label(greeting.name)
+            session = RelaySession(
+                self.engine, label, greeting, reader, writer, peer=peer, max_line=self.max_line
+            )
+            self.sessions[label] = session
+            self._connections.discard(writer)
+            writer.write(wire.welcome(True))
+            try:
+                await session.serve()
+            finally:
+                del self.sessions[label]
+        finally:
+            self._connections.discard(writer)
+            writer.close()
+
+    async def _greet(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peer: str
+    ) -> Greeting | None:
+        try:
+            line = await asyncio.wait_for(reader.readline(), GREETING_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            return self._refuse(writer, DEFAULT_NAME, peer, "no greeting in time")
+        except ValueError:  # past the stream limit
+            return self._refuse(writer, DEFAULT_NAME, peer, "the greeting line is too long")
+        except OSError:
+            return None
+        if not line:
+            return None  # connected and left without a word: a probe, nothing to record
+        try:
+            return read_greeting(line, self.token)
+        except Refused as refusal:
+            return self._refuse(writer, refusal.name, peer, str(refusal))
+
+    def _refuse(self, writer: asyncio.StreamWriter, name: str, peer: str, reason: str) -> None:
+        writer.write(wire.welcome(False, reason))
+        self.engine.journal.append(
+            Lifecycle(hook=name, state=REFUSED, detail=f"{reason} (from {peer})")
+        )
+
+    def _label(self, name: str) -> str:
+        """The name the relay gave, with #2, #3, ... when a connected relay already has it."""
+        label, count = name, 1
+        while label in self.sessions:
+            count += 1
+            label = f"{name}#{count}"
+        return label
+
+
+def _private_folder(folder: Path, *, ours: bool) -> None:
+    """Create the socket's folder 0700; the default folder is ours, so it must be ours alone."""
+    if not folder.exists():
+        folder.mkdir(mode=0o700, parents=True)
+        os.chmod(folder, 0o700)
+        return
+    if ours:
+        info = os.lstat(folder)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            raise ListenError(f"{folder} is not a folder of this user's; not listening there")
+        os.chmod(folder, 0o700)
+
+
+def _clear_stale(path: Path) -> None:
+    """Remove the socket a dead inspector left; refuse to take a live one's place."""
+    if not os.path.lexists(path):
+        return
+    if not stat.S_ISSOCK(os.lstat(path).st_mode):
+        raise ListenError(f"{path} exists and is not a socket")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(PROBE_TIMEOUT_S)
+        try:
+            probe.connect(str(path))
+        except (ConnectionRefusedError, FileNotFoundError):
+            path.unlink(missing_ok=True)
+            return
+    raise ListenError(f"another inspector is listening on {path}")
+
+
+def _peer(writer: asyncio.StreamWriter) -> str:
+    name = writer.get_extra_info("peername")
+    if isinstance(name, tuple):
+        return f"{name[0]}:{name[1]}"
+    return "the Unix socket"

@@ -1,0 +1,262 @@
+"""The relay: the process an agent runs as its hook. It copies the agent's lines to hook-inspector
+and the inspector's answers back, unchanged, and answers by itself whenever the inspector cannot:
+when none is running, when it refuses, when the connection drops, or when an answer would be later
+than the agent's deadline. See `inspector.bridge.wire` for the other side of the socket."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.bridge import relay_answers as answers
+from inspector.bridge import wire
+from inspector.bridge.relay_lines import NotAnAnswer, answer_id, classify
+from inspector.bridge.relay_link import Endpoint, Link, Refused, open_link
+from inspector.bridge.relay_log import Log
+from inspector.bridge.relay_stdio import AgentOut, open_agent_stdio, read_line, restore_blocking
+
+LINE_LIMIT = 16 * 1024 * 1024
+# Past this much unsent data the inspector has stopped reading: the relay lets it go rather than
+# block the agent or grow without bound.
+OUTBOX_LIMIT = 32 * 1024 * 1024
+RECENT_FALLBACKS = 4096
+
+
+@dataclass(frozen=True)
+class Settings:
+    endpoint: Endpoint
+    name: str
+    deadlines_ms: dict[str, int]
+    keep_events: int = 1000
+    retry_s: float = 1.0
+    refused_retry_s: float = 5.0
+
+
+@dataclass(frozen=True)
+class Pending:
+    method: str
+    timer: asyncio.TimerHandle
+
+
+class Relay:
+    def __init__(self, settings: Settings, log: Log) -> None:
+        self._settings = settings
+        self._log = log
+        self._link: Link | None = None
+        self._offline_why = answers.NOT_RUNNING
+        self._pending: dict[str, Pending] = {}
+        self._all_answered = asyncio.Event()
+        self._all_answered.set()
+        # Ids the relay answered while the inspector still had them, to name a late answer as such.
+        self._gave_up: dict[str, None] = {}
+        self._events: collections.deque[bytes] = collections.deque(maxlen=settings.keep_events)
+        self._dropped_events = 0
+        self._hello: dict[str, Any] | None = None
+        self._closing = False
+        self._stdout: AgentOut
+
+    async def run(self) -> int:
+        try:
+            stdin, self._stdout = await open_agent_stdio(LINE_LIMIT)
+            first_attempt = asyncio.Event()
+            connector = asyncio.create_task(self._stay_connected(first_attempt))
+            await first_attempt.wait()
+            await self._pump(stdin)
+            await self._finish(connector)
+            return 0
+        finally:
+            restore_blocking()
+
+    async def _pump(self, stdin: asyncio.StreamReader) -> None:
+        while True:
+            line, whole = await read_line(stdin)
+            if not line:
+                return
+            if whole:
+                self._from_agent(line)
+            else:
+                self._oversized(line)
+
+    def _from_agent(self, line: bytes) -> None:
+        call = classify(line)
+        if call.method == "hook.hello":
+            self._remember_hello(line)
+        link = self._link
+        if link is None:
+            if call.id_json is not None:
+                self._answer_myself(call.id_json, call.method, self._offline_why)
+            elif call.method:
+                if len(self._events) == self._events.maxlen:
+                    self._dropped_events += 1
+                self._events.append(line)
+            return
+        if call.id_json is not None:
+            self._track(call.id_json, call.method)
+        link.writer.write(line)
+        if link.writer.transport.get_write_buffer_size() > OUTBOX_LIMIT:
+            self._lose(link, f"it stopped reading ({OUTBOX_LIMIT >> 20} MiB unsent)")
+
+    def _oversized(self, head: bytes) -> None:
+        limit = f"over {LINE_LIMIT >> 20} MiB"
+        self._log.once("oversized", f"a line from the agent is {limit}: not forwarded")
+        call = classify(head)
+        if call.id_json is not None:
+            why = f"hook-inspector relay: the request line is {limit}"
+            self._answer_myself(call.id_json, call.method, why)
+
+    def _remember_hello(self, line: bytes) -> None:
+        try:
+            hello = json.loads(line)
+        except ValueError:
+            return
+        if isinstance(hello, dict):
+            self._hello = hello
+
+    def _track(self, id_json: str, method: str) -> None:
+        answer_by = wire.answer_by_ms(self._settings.deadlines_ms[wire.deadline_kind(method)])
+        timer = asyncio.get_running_loop().call_later(
+            answer_by / 1000, self._expire, id_json, answer_by
+        )
+        self._pending[id_json] = Pending(method, timer)
+        self._all_answered.clear()
+
+    def _expire(self, id_json: str, answer_by: int) -> None:
+        pending = self._pending.pop(id_json, None)
+        if pending:
+            self._give_up(id_json, pending.method, answers.too_late(answer_by))
+
+    def _give_up(self, id_json: str, method: str, why: str) -> None:
+        self._answer_myself(id_json, method, why)
+        self._gave_up[id_json] = None
+        if len(self._gave_up) > RECENT_FALLBACKS:
+            del self._gave_up[next(iter(self._gave_up))]
+        if not self._pending:
+            self._all_answered.set()
+
+    def _answer_myself(self, id_json: str, method: str, why: str) -> None:
+        self._write_out(answers.fallback(id_json, method, why))
+
+    def _write_out(self, line: bytes) -> None:
+        if not self._stdout.is_closing():
+            self._stdout.write(line)
+
+    async def _stay_connected(self, first_attempt: asyncio.Event) -> None:
+        endpoint = self._settings.endpoint
+        while not self._closing:
+            retry_s = self._settings.retry_s
+            try:
+                link = await open_link(endpoint, self._greeting, LINE_LIMIT)
+            except Refused as refusal:
+                retry_s = self._settings.refused_retry_s
+                self._offline_why = answers.refused(refusal.reason)
+                self._log.state(
+                    f"refused:{refusal.reason}",
+                    f"hook-inspector at {endpoint} refused this relay: {refusal.reason};"
+                    " answering by myself (interceptors continue, approvals denied)",
+                )
+            except (OSError, asyncio.TimeoutError):
+                self._offline_why = answers.NOT_RUNNING
+                self._log.state(
+                    "offline",
+                    f"no hook-inspector at {endpoint}: answering by myself (interceptors"
+                    f" continue, approvals denied); trying again every {retry_s:g} s",
+                )
+            else:
+                self._adopt(link)
+                first_attempt.set()
+                self._lose(link, await self._read_inspector(link))
+            first_attempt.set()
+            await asyncio.sleep(retry_s)
+
+    def _greeting(self, token: str | None) -> bytes:
+        settings = self._settings
+        return wire.greeting(settings.name, token, settings.deadlines_ms, self._hello)
+
+    def _adopt(self, link: Link) -> None:
+        for line in self._events:
+            link.writer.write(line)
+        self._events.clear()
+        self._link = link
+        self._log.state("online", f"connected to hook-inspector at {self._settings.endpoint}")
+        self._report_dropped_events()
+
+    def _report_dropped_events(self) -> None:
+        if self._dropped_events:
+            self._log.say(
+                f"dropped {self._dropped_events} runtime events while no inspector was connected"
+                f" (kept the newest {self._settings.keep_events})"
+            )
+            self._dropped_events = 0
+
+    async def _read_inspector(self, link: Link) -> str:
+        """Forward the inspector's answers until the connection ends; returns why it ended."""
+        while True:
+            try:
+                line = await link.reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError:
+                return "it closed the connection"
+            except asyncio.LimitOverrunError:
+                return f"it sent a line over {LINE_LIMIT >> 20} MiB"
+            except OSError as exc:
+                return str(exc)
+            self._from_inspector(line)
+            with contextlib.suppress(OSError):  # the agent is gone; its stdin closes too
+                await self._stdout.drain()
+
+    def _from_inspector(self, line: bytes) -> None:
+        try:
+            id_json = answer_id(line)
+        except NotAnAnswer as problem:
+            self._log.once(problem.kind, f"dropped a line from hook-inspector: {problem.kind}")
+            return
+        pending = self._pending.pop(id_json, None)
+        if pending is None:
+            if id_json in self._gave_up:
+                self._log.once(
+                    "late", f"dropped a late answer from hook-inspector (id {id_json} was answered)"
+                )
+            else:
+                self._log.once(
+                    "unknown id", f"dropped an answer from hook-inspector to unknown id {id_json}"
+                )
+            return
+        pending.timer.cancel()
+        self._write_out(line)
+        if not self._pending:
+            self._all_answered.set()
+
+    def _lose(self, link: Link, why: str) -> None:
+        if self._link is not link:
+            return
+        self._link = None
+        link.writer.close()
+        self._offline_why = answers.LOST
+        self._log.state(
+            "offline",
+            f"lost hook-inspector at {self._settings.endpoint} ({why}): answering by myself"
+            " until it is back",
+        )
+        pending, self._pending = self._pending, {}
+        for id_json, call in pending.items():
+            call.timer.cancel()
+            self._give_up(id_json, call.method, answers.LOST)
+        self._all_answered.set()
+
+    async def _finish(self, connector: asyncio.Task[None]) -> None:
+        """The agent closed stdin: answer what is pending (by its deadline at the latest), tell
+        the inspector, and go."""
+        self._closing = True
+        link = self._link
+        if link is not None and link.writer.can_write_eof():
+            link.writer.write_eof()
+        await self._all_answered.wait()
+        connector.cancel()
+        if self._link is not None:
+            self._link.writer.close()
+        self._report_dropped_events()
+        with contextlib.suppress(OSError):
+            await self._stdout.drain()

@@ -1,0 +1,118 @@
+"""`hook-inspector relay`: the command an agent runs as its process hook, e.g. in PicoClaw's
+config.json: "hooks": {"processes": {"inspector": {"command": ["hook-inspector", "relay"], ...}}}.
+
+Imports only the standard library and the bridge's relay modules, so it starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from inspector.bridge.relay import Relay, Settings
+from inspector.bridge.relay_link import Endpoint
+from inspector.bridge.relay_log import Log
+from inspector.bridge.wire import DEFAULT_DEADLINES_MS, default_socket_path
+
+DESCRIPTION = """\
+Run by an agent as its process hook: copies the agent's JSON-RPC lines to a running
+hook-inspector and its answers back, unchanged. With no inspector listening (or when it is
+too slow for the agent's deadline) the relay answers by itself as PicoClaw does with a dead
+hook: interceptors continue, approvals are denied."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hook-inspector relay",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--socket",
+        type=Path,
+        metavar="PATH",
+        help=f"the inspector's Unix socket (default: {default_socket_path()})",
+    )
+    where.add_argument(
+        "--connect", metavar="HOST:PORT", type=_host_port, help="reach the inspector over TCP"
+    )
+    parser.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="FILE",
+        help="file holding the inspector's token (required with --connect)",
+    )
+    parser.add_argument(
+        "--name", metavar="LABEL", help="how the inspector labels this agent (default: its name)"
+    )
+    for kind in DEFAULT_DEADLINES_MS:
+        parser.add_argument(
+            f"--{kind}-timeout-ms",
+            type=_positive,
+            default=DEFAULT_DEADLINES_MS[kind],
+            metavar="N",
+            help=f"the agent's {kind} timeout (default: %(default)s, PicoClaw's)",
+        )
+    parser.add_argument(
+        "--keep-events",
+        type=_positive,
+        default=1000,
+        metavar="N",
+        help="runtime events kept while no inspector is connected (default: %(default)s)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.connect and not args.token_file:
+        parser.error("--connect needs --token-file")
+    name = args.name or _parent_name()
+    settings = Settings(
+        endpoint=_endpoint(args),
+        name=name,
+        deadlines_ms={kind: getattr(args, f"{kind}_timeout_ms") for kind in DEFAULT_DEADLINES_MS},
+        keep_events=args.keep_events,
+    )
+    log = Log(name)
+    try:
+        return asyncio.run(Relay(settings, log).run())
+    except KeyboardInterrupt:
+        return 130
+
+
+def _endpoint(args: argparse.Namespace) -> Endpoint:
+    if args.connect:
+        host, port = args.connect
+        return Endpoint(host=host, port=port, token_file=args.token_file)
+    return Endpoint(path=args.socket or default_socket_path(), token_file=args.token_file)
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
+def _parent_name() -> str:
+    try:
+        return Path(f"/proc/{os.getppid()}/comm").read_text(encoding="utf-8").strip() or "agent"
+    except OSError:
+        return "agent"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

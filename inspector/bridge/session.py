@@ -1,0 +1,303 @@
+"""One connected relay: its agent's JSON-RPC lines come in, the inspector's answers go out.
+
+Each request is answered on its own task, so a slow approval never holds up another call; every
+request and its answer are journaled as an exchange of the relay (source `relay:<label>`) with
+the exact lines, so the views show precisely what the agent sent and got."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import select
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+
+from inspector.bridge import answers
+from inspector.bridge.deadline import DEADLINE_CODE, FALLBACK, CallDeadline
+from inspector.bridge.greeting import Greeting
+from inspector.bridge.wire import deadline_kind
+from inspector.journal.records import (
+    STATUS_CANCELLED,
+    STATUS_ERROR,
+    STATUS_OK,
+    Exchange,
+    Finding,
+    Lifecycle,
+    Noise,
+)
+from inspector.protocol.framing import Line, LineSplitter
+from inspector.protocol.jsonrpc import go_json
+from inspector.protocol.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD
+
+if TYPE_CHECKING:
+    from inspector.engine import Engine
+
+READ_CHUNK = 1 << 20
+CLOSE_GRACE_S = 2.0
+CONNECTED, DISCONNECTED = "connected", "disconnected"
+STOPPED_REASON = "hook-inspector stopped before its hooks answered"
+NO_ANSWER = "Without an answer it would skip the relay (interceptors) or deny (approvals) anyway"
+# PicoClaw writes {"jsonrpc":"2.0","id":N,"method":"...",...}: the head of a line too long to keep
+# still says which call to answer.
+REQUEST_HEAD = re.compile(rb'^\{"jsonrpc":"2\.0","id":(\d+),"method":"([a-z_.]+)"')
+
+
+class RelaySession:
+    """Serves one relay until it hangs up or the inspector closes it."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        label: str,
+        greeting: Greeting,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        peer: str,
+        max_line: int,
+    ) -> None:
+        self.engine = engine
+        self.label = label
+        self.source = f"relay:{label}"
+        self.greeting = greeting
+        self.peer = peer
+        self._reader = reader
+        self._writer = writer
+        self._max_line = max_line
+        self._calls: dict[asyncio.Task[None], CallDeadline | None] = {}
+        self._events: set[asyncio.Task[None]] = set()
+        self._stopping = False
+        self._answered_on_stop = 0
+        self._done = asyncio.Event()
+
+    def deadline_of(self, seq: int) -> CallDeadline | None:
+        """The deadline of the call a held request (by its exchange seq) belongs to."""
+        for deadline in self._calls.values():
+            if deadline is not None and any(held.seq == seq for held in deadline.held):
+                return deadline
+        return None
+
+    async def serve(self) -> None:
+        self._lifecycle(CONNECTED, self._describe())
+        splitter = LineSplitter(self._max_line)
+        gone = True
+        try:
+            while chunk := await self._reader.read(READ_CHUNK):
+                for line in splitter.feed(chunk):
+                    self._on_line(line)
+            gone = _hung_up(self._writer)
+        except OSError:
+            pass  # reset by the relay: it is gone
+        finally:
+            if gone:
+                cancelled = await self._cancel_calls()
+                detail = f"the relay hung up; {cancelled} pending call(s) cancelled"
+            else:  # its agent closed stdin: the relay still reads the answers it waits for
+                pending = len(self._calls)
+                await asyncio.gather(*self._calls, *self._events, return_exceptions=True)
+                detail = f"the relay stopped sending; {pending} pending call(s) answered"
+            if self._stopping:
+                answered = self._answered_on_stop
+                detail = f"the inspector stopped; {answered} pending call(s) got the fallback"
+            self._writer.close()
+            self._lifecycle(DISCONNECTED, detail)
+            self._done.set()
+
+    async def close(self) -> None:
+        """The inspector stops: each pending call gets its fallback answer, then the line closes."""
+        self._stopping = True
+        self._answered_on_stop = await self._cancel_calls()
+        self._writer.close()
+        with contextlib.suppress(OSError, asyncio.TimeoutError):
+            await asyncio.wait_for(self._writer.wait_closed(), CLOSE_GRACE_S)
+        await self._done.wait()
+
+    async def _cancel_calls(self) -> int:
+        calls = list(self._calls)
+        for task in calls:
+            task.cancel()
+        await asyncio.gather(*calls, *self._events, return_exceptions=True)
+        return len(calls)
+
+    # ---- lines from the relay --------------------------------------------------------------
+
+    def _on_line(self, line: Line) -> None:
+        received = time.monotonic()
+        if line.truncated:
+            self._too_long(line, received)
+            return
+        try:
+            message = json.loads(line.data)
+        except ValueError as exc:
+            self._noise(line, "relay-not-json", f"a line from the agent that is not JSON: {exc}")
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+            self._noise(line, "relay-not-a-request", "neither a request nor a notification")
+            return
+        text = line.data.decode("utf-8", errors="replace")
+        if message.get("id") is None:
+            self._notification(line, message)
+            return
+        stage = STAGE_FOR_METHOD.get(message["method"])
+        deadline = None
+        if stage is not None:
+            kind = deadline_kind(message["method"])
+            deadline = CallDeadline(self.greeting.deadlines_ms[kind], kind, received)
+        task = asyncio.create_task(self._call(message, text, stage, deadline, received))
+        self._calls[task] = deadline
+        task.add_done_callback(self._calls.pop)
+
+    def _notification(self, line: Line, message: dict[str, Any]) -> None:
+        params = message.get("params")
+        if message["method"] != RUNTIME_EVENT or not isinstance(params, dict):
+            problem = f"notification {message['method']!r}: PicoClaw sends only {RUNTIME_EVENT}"
+            self._noise(line, "relay-unknown-notification", problem)
+            return
+        task = asyncio.create_task(self.engine.pipeline.emit_event(params, source=self.source))
+        self._events.add(task)
+        task.add_done_callback(self._events.discard)
+
+    def _too_long(self, line: Line, received: float) -> None:
+        problem = f"a line of {line.size:,} bytes is over the inspector's {self._max_line:,}"
+        head = REQUEST_HEAD.match(line.data)
+        if head is None:
+            self._noise(line, "relay-line-too-long", problem)
+            return
+        rpc_id, method = int(head[1]), head[2].decode()
+        exchange = self._record_request(method, rpc_id)
+        exchange.findings.append(Finding("relay-line-too-long", "warning", problem))
+        stage = STAGE_FOR_METHOD.get(method)
+        self._send(exchange, answers.fallback_answer(rpc_id, stage, problem), received)
+
+    def _noise(self, line: Line, code: str, problem: str) -> None:
+        self.engine.journal.append(
+            Noise(
+                hook=self.label,
+                line=line.data.decode("utf-8", errors="replace"),
+                size=line.size,
+                pid=self.greeting.pid,
+                findings=[Finding(code, "warning", problem)],
+            )
+        )
+
+    # ---- answering -------------------------------------------------------------------------
+
+    async def _call(
+        self,
+        message: dict[str, Any],
+        text: str,
+        stage: str | None,
+        deadline: CallDeadline | None,
+        received: float,
+    ) -> None:
+        exchange = self._record_request(message["method"], message["id"], message, text)
+        try:
+            answer = await self._answer(exchange, message, stage, deadline)
+        except asyncio.CancelledError:
+            if not self._stopping:
+                self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
+                raise
+            exchange.findings.append(Finding("inspector-stopped", "warning", STOPPED_REASON))
+            self._send(
+                exchange, answers.fallback_answer(message["id"], stage, STOPPED_REASON), received
+            )
+            return
+        if self._send(exchange, answer, received):
+            with contextlib.suppress(OSError):
+                await self._writer.drain()
+
+    async def _answer(
+        self,
+        exchange: Exchange,
+        message: dict[str, Any],
+        stage: str | None,
+        deadline: CallDeadline | None,
+    ) -> dict[str, Any]:
+        rpc_id, params = message["id"], message.get("params")
+        if message["method"] == HELLO:
+            return answers.reply(rpc_id, answers.HELLO_RESULT)
+        if stage is None or deadline is None:
+            return answers.error_reply(rpc_id, answers.METHOD_NOT_FOUND, "method not found")
+        if not isinstance(params, dict):
+            return answers.error_reply(rpc_id, answers.INVALID_PARAMS, "params is not an object")
+        outcome = await self.engine.handle_relayed(
+            message["method"], params, source=self.source, deadline=deadline, turn=exchange.turn
+        )
+        if outcome.decided_by == FALLBACK:
+            exchange.findings.append(Finding(DEADLINE_CODE, "warning", outcome.reason, NO_ANSWER))
+        return answers.reply(rpc_id, answers.stage_result(stage, outcome, params))
+
+    def _record_request(
+        self,
+        method: str,
+        rpc_id: Any,
+        message: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> Exchange:
+        return self.engine.journal.append(
+            Exchange(
+                hook=self.label,
+                method=method,
+                request=message,
+                raw_request=text,
+                source=self.source,
+                turn=_turn_of(message.get("params") if message else None),
+                rpc_id=rpc_id if type(rpc_id) is int else None,
+            )
+        )
+
+    def _send(self, exchange: Exchange, answer: dict[str, Any], received: float) -> bool:
+        """Write the answer and record it; False when the relay is already gone."""
+        if self._writer.is_closing():
+            self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
+            return False
+        text = go_json(answer)
+        self._writer.write(text.encode() + b"\n")
+        exchange.response = answer
+        exchange.raw_response = text
+        error = answer.get("error")
+        if isinstance(error, dict):
+            self._finish(exchange, received, STATUS_ERROR, str(error.get("message")))
+        else:
+            exchange.action = answers.action_of(answer["result"]) or None
+            self._finish(exchange, received, STATUS_OK, None)
+        return True
+
+    def _finish(self, exchange: Exchange, received: float, status: str, error: str | None) -> None:
+        exchange.status = status
+        exchange.error = error
+        exchange.duration_ms = round((time.monotonic() - received) * 1000, 3)
+        self.engine.journal.update(exchange)
+
+    def _describe(self) -> str:
+        deadlines = ", ".join(f"{kind} {ms} ms" for kind, ms in self.greeting.deadlines_ms.items())
+        modes = f"; modes {', '.join(self.greeting.modes)}" if self.greeting.modes else ""
+        return f"via {self.peer}; the agent's deadlines: {deadlines}{modes}"
+
+    def _lifecycle(self, state: str, detail: str) -> None:
+        self.engine.journal.append(
+            Lifecycle(hook=self.label, state=state, pid=self.greeting.pid, detail=detail)
+        )
+
+
+def _hung_up(writer: asyncio.StreamWriter) -> bool:
+    """After EOF: did the relay close the whole connection, or only its sending side (its agent
+    closed stdin; answers are still read)? A Unix socket tells at once (POLLHUP); over TCP the
+    pending calls run to their deadlines and a failed write ends them."""
+    if writer.is_closing():
+        return True
+    sock = writer.get_extra_info("socket")
+    if sock is None or sock.family != socket.AF_UNIX:
+        return False
+    poller = select.poll()
+    poller.register(sock.fileno(), select.POLLHUP)
+    return bool(poller.poll(0))
+
+
+def _turn_of(params: Any) -> str | None:
+    meta = params.get("meta") if isinstance(params, dict) else None
+    turn = meta.get("TurnID") if isinstance(meta, dict) else None
+    return turn if isinstance(turn, str) and turn else None

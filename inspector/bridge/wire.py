@@ -1,0 +1,111 @@
+"""What the relay and the inspector say to each other. Kept free of Textual and of the engine:
+the relay imports only this module and the standard library, so it starts fast.
+
+A connection starts with one JSON line from the relay, the greeting:
+
+    {"hook_inspector_relay": 1, "name": "<label>", "pid": <relay pid>, "token": "<token>" | null,
+     "deadlines_ms": {"observer": 500, "interceptor": 5000, "approval": 60000}}
+
+and one JSON line back from the inspector, the welcome or the refusal:
+
+    {"hook_inspector": 1, "ok": true}
+    {"hook_inspector": 1, "ok": false, "error": "<why>"}
+
+After a welcome, both directions carry the agent's JSON-RPC lines exactly as they were, one per
+line: agent -> relay -> inspector for requests and notifications, inspector -> relay -> agent for
+answers. Nothing else is ever written to the agent's stdout.
+
+Additions (all optional for the inspector to use):
+
+- The greeting carries `"hello": <the agent's hook.hello request object>` when the relay saw it
+  before this connection (it was answered earlier, by the relay itself or by an inspector that has
+  since gone); the key is absent otherwise, and the hello then arrives as an ordinary line.
+- Right after a welcome, the relay first sends the `hook.runtime_event` notifications it kept while
+  no inspector was connected (the newest ones, in order), then live lines.
+- The relay answers a request by itself (see `fallback` in `inspector.bridge.relay_answers`) when
+  the inspector has not answered it `answer_by_ms(deadline)` ms after the relay read it, where the
+  deadline is `deadlines_ms[deadline_kind(method)]`, or when the connection drops. An inspector
+  answer that comes later is dropped by the relay, so the inspector should treat that moment as the
+  end of a held request or of an approval countdown.
+- When the agent closes the relay's stdin, the relay half-closes its side of the connection (the
+  inspector reads EOF), keeps reading answers to pending requests until their deadlines, then
+  closes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+WIRE_VERSION = 1
+GREETING_KEY = "hook_inspector_relay"
+WELCOME_KEY = "hook_inspector"
+SOCKET_NAME = "relay.sock"
+# PicoClaw's defaults; the agent's own config may change them (relay --*-timeout-ms).
+DEFAULT_DEADLINES_MS = {"observer": 500, "interceptor": 5000, "approval": 60000}
+OBSERVER_METHODS = frozenset({"hook.runtime_event"})
+INTERCEPTOR_METHODS = frozenset(
+    {"hook.before_llm", "hook.after_llm", "hook.before_tool", "hook.after_tool"}
+)
+APPROVAL_METHODS = frozenset({"hook.approve_tool"})
+
+
+def default_socket_path() -> Path:
+    """A private per-user folder, so a relay started with no flags finds the inspector."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    base = (
+        Path(runtime) if runtime else Path(tempfile.gettempdir()) / f"hook-inspector-{os.getuid()}"
+    )
+    return base / "hook-inspector" / SOCKET_NAME if runtime else base / SOCKET_NAME
+
+
+def greeting(
+    name: str,
+    token: str | None,
+    deadlines_ms: dict[str, int],
+    hello: dict[str, Any] | None = None,
+) -> bytes:
+    message: dict[str, Any] = {
+        GREETING_KEY: WIRE_VERSION,
+        "name": name,
+        "pid": os.getpid(),
+        "token": token,
+        "deadlines_ms": deadlines_ms,
+    }
+    if hello is not None:
+        message["hello"] = hello
+    return json.dumps(message).encode() + b"\n"
+
+
+def deadline_kind(method: str) -> str:
+    """Which of `deadlines_ms` bounds a method. PicoClaw puts no deadline on `hook.hello`; the
+    relay gives it (and any method it does not know) the interceptor deadline, so a silent
+    inspector cannot block the agent's start-up."""
+    if method in OBSERVER_METHODS:
+        return "observer"
+    return "approval" if method in APPROVAL_METHODS else "interceptor"
+
+
+def answer_by_ms(deadline_ms: int) -> int:
+    """When the relay stops waiting for the inspector and answers by itself: a safety margin
+    (10 % of the deadline, at most 200 ms, at least 20 ms) before the agent gives up."""
+    margin = max(20, min(deadline_ms // 10, 200))
+    return max(deadline_ms - margin, 0)
+
+
+def welcome(ok: bool, error: str = "") -> bytes:
+    message: dict[str, Any] = {WELCOME_KEY: WIRE_VERSION, "ok": ok}
+    if error:
+        message["error"] = error
+    return json.dumps(message).encode() + b"\n"
+
+
+def read_token(path: str | Path) -> str:
+    """A token file holds the token on its first line; surrounding whitespace is ignored."""
+    token = Path(path).read_text(encoding="utf-8").strip().splitlines()
+    if not token or not token[0].strip():
+        raise ValueError(f"{path}: the token file is empty")
+    return token[0].strip()

@@ -1,0 +1,61 @@
+"""`hook-inspector serve`: bridge mode without a terminal. Relays (live agents) connect, their
+requests go through the downstream hooks, every record is printed; saves reload the hooks."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+from inspector.bridge.listener import ListenError
+from inspector.cli.printer import Printer
+from inspector.cli.session import config_or_demo
+from inspector.demo import DEMO_CONFIG
+from inspector.engine import Engine
+from inspector.reload.watcher import Reloader
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+async def serve(
+    config_path: Path | None,
+    *,
+    socket_path: Path | None,
+    tcp: tuple[str, int] | None,
+    token: str | None,
+    journal_path: Path | None,
+    as_json: bool,
+) -> int:
+    """Run until SIGINT or SIGTERM. Nobody sits at a manual hook here: its prompts time out to
+    their on_timeout, at the agent's deadline at the latest."""
+    engine = Engine(config_or_demo(config_path), journal_path=journal_path)
+    printer = Printer(engine.journal, as_json=as_json)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        async with engine:
+            try:
+                listener = await engine.listen(socket_path=socket_path, tcp=tcp, token=token)
+            except ListenError as error:
+                print(f"hook-inspector: {error}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            reloader = Reloader(engine, config_path or DEMO_CONFIG)
+            watching = asyncio.create_task(reloader.watch())
+            try:
+                await reloader.armed.wait()
+                print(
+                    f"hook-inspector: listening on {listener.address}", file=sys.stderr, flush=True
+                )
+                await stop.wait()
+            finally:
+                watching.cancel()
+                await listener.close()
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+        printer.close()
+    return EXIT_OK

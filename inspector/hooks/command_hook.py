@@ -1,0 +1,111 @@
+"""A command hook in the journal: each call is an exchange whose Raw tab shows stdin, stdout,
+stderr, the exit code and the duration. What the run means is decided by the host's chain."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from inspector.config.model import CommandHookSpec
+from inspector.hooks.command import CommandRun, run_command
+from inspector.hooks.stats import HookStats
+from inspector.journal.journal import Journal
+from inspector.journal.records import (
+    STATUS_ERROR,
+    STATUS_NOT_SENT,
+    STATUS_OK,
+    STATUS_PENDING,
+    STATUS_TIMEOUT,
+    Exchange,
+)
+
+READY = "ready"
+
+
+class CommandHook:
+    """Runs `spec.command` through `shell` (argv prefix, e.g. ("bash", "-lc")) once per call."""
+
+    def __init__(
+        self,
+        spec: CommandHookSpec,
+        journal: Journal,
+        shell: tuple[str, ...],
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.journal = journal
+        self.shell = shell
+        self.cwd = cwd
+        self.env = dict(env or {})
+        self.state = READY  # nothing runs between calls, so a command hook is always ready
+        self.pid: int | None = None
+        self.stats = HookStats()
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    async def call(
+        self,
+        context: Mapping[str, Any],
+        *,
+        source: str,
+        turn: str | None = None,
+        timeout_ms: int | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> tuple[Exchange, CommandRun]:
+        """One run with `context` as compact JSON on stdin. The exchange is in the journal as
+        pending while the command runs, and updated when it ends."""
+        stdin = json.dumps(context, separators=(",", ":"), ensure_ascii=False)
+        exchange = self.journal.append(
+            Exchange(
+                hook=self.name,
+                method=self.spec.event,
+                request=dict(context),
+                raw_request=stdin,
+                source=source,
+                turn=turn,
+                status=STATUS_PENDING,
+            )
+        )
+        run = await run_command(
+            (*self.shell, self.spec.command),
+            stdin,
+            timeout_s=(timeout_ms if timeout_ms is not None else self.spec.timeout_ms) / 1000,
+            cwd=self.cwd,
+            env={**self.env, **(env or {})},
+        )
+        exchange.raw_response = run.stdout
+        exchange.response = parse_stdout(run.stdout)
+        exchange.stderr = run.stderr
+        exchange.exit_code = run.exit_code
+        exchange.duration_ms = run.duration_ms
+        exchange.status, exchange.error = _status(run)
+        self.stats.record(exchange)
+        self.journal.update(exchange)
+        return exchange, run
+
+
+def parse_stdout(stdout: str) -> dict[str, Any] | None:
+    """The whole of stdout as a JSON object, or None when it is not exactly one."""
+    try:
+        value = json.loads(stdout)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _status(run: CommandRun) -> tuple[str, str | None]:
+    if run.spawn_error:
+        return STATUS_NOT_SENT, run.spawn_error
+    if run.timed_out:
+        return STATUS_TIMEOUT, f"killed after {run.duration_ms:.0f} ms (timeout)"
+    if run.exit_code != 0:
+        how = (
+            f"exit status {run.exit_code}" if run.exit_code is not None else f"signal {run.signal}"
+        )
+        return STATUS_ERROR, how
+    return STATUS_OK, None
