@@ -10,6 +10,7 @@ from conftest import wait_for
 from test_reload import hook_script
 from textual.message import Message
 from textual.notifications import Notify
+from textual.widgets import Static
 from tui_support import make_app, running
 
 from inspector.config import load_config
@@ -17,6 +18,8 @@ from inspector.engine import Engine
 from inspector.hooks.process import ProcessHook
 from inspector.journal.records import Exchange, Reload
 from inspector.tui.app import Session
+from inspector.tui.screens.pick import PickScreen
+from inspector.tui.screens.replay_report import ReplayReportScreen
 
 
 def write_config(folder: Path, priority: int = 0) -> Path:
@@ -88,3 +91,26 @@ async def test_reload_by_hand_and_paused_watching(tmp_path: Path) -> None:
         assert sorted(reload.restarted) == ["alpha", "beta"]
         await pilot.press("W")
         assert not app.reloader.paused
+
+
+async def test_replaying_this_session_after_an_edit_shows_what_changed(tmp_path: Path) -> None:
+    for name in ("alpha", "beta"):
+        (tmp_path / f"{name}.py").write_text(hook_script(f"{name}-v1"))
+    config = write_config(tmp_path)
+    engine = Engine(load_config(config))
+    app = make_app(Session(engine, config_path=config), tmp_path / "settings")
+    async with running(app) as pilot:
+        await wait_for(lambda: all(getattr(h, "running", False) for h in engine.hooks.values()))
+        await wait_for(lambda: app.reloader is not None and app.reloader.armed.is_set())
+        for name in ("alpha", "beta"):
+            await engine.send_to_hook(name, "hook.before_tool", {"tool": "t"})
+        (tmp_path / "alpha.py").write_text(hook_script("alpha-v2"))
+        await wait_for(
+            lambda: any(r.restarted == ["alpha"] for r in engine.journal.of_type(Reload))
+        )
+        await pilot.press("P")
+        await wait_for(lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("enter")
+        await wait_for(lambda: isinstance(app.screen, ReplayReportScreen))
+        shown = str(app.screen.query_one("#summary", Static).render())
+        assert "answers changed" in shown and "2 requests, 1 same, 1 different" in shown

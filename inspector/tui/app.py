@@ -34,6 +34,7 @@ from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.tui.widgets.hooks_panel import HooksPanel
 
 REFRESH_S = 0.5
+THIS_SESSION = Path("this session")  # the replay picker's entry for the journal on screen
 DEFAULT_THEME = "inspector-dark"
 
 
@@ -75,6 +76,7 @@ class InspectorApp(App[int]):
         Binding("R", "rules", "Rules", show=False, id="app.rules"),
         Binding("y", "copy_shell", "Copy as shell", show=False, id="app.copy"),
         Binding("w", "save_journal", "Save", show=False, id="app.save"),
+        Binding("P", "replay", "Replay against current hooks", show=False, id="app.replay"),
         Binding("r", "reload", "Reload", show=False, id="app.reload"),
         Binding("W", "toggle_watching", "Pause/resume watching", show=False, id="app.watch"),
         Binding("f1", "help", "Help", id="app.help"),
@@ -440,6 +442,40 @@ class InspectorApp(App[int]):
         writer = JsonlWriter(path).attach(self.engine.journal)
         writer.close()
         self.notify(f"Journal saved to {path}")
+
+    def action_replay(self) -> None:
+        """Send a recorded session's requests to the hooks as they are now, and show what
+        changed: this session (e.g. after editing a hook) or a saved journal."""
+        from inspector.tui.screens.pick import PickScreen
+
+        if not self._live():
+            return
+        folder = (self.session.config_path or Path.cwd()).parent
+        saved = sorted({*Path.cwd().glob("*.jsonl"), *folder.glob("*.jsonl")})
+        choices = [THIS_SESSION, *saved]
+
+        def picked(path: Path | None) -> None:
+            if path is not None:
+                self._replay(path)
+
+        self.push_screen(PickScreen("Replay against the current hooks", choices), picked)
+
+    @work(group="replay", exit_on_error=False)
+    async def _replay(self, path: Path) -> None:
+        from inspector.drivers.replay import replay
+        from inspector.journal.jsonl import JournalLoadError, load_journal
+        from inspector.tui.screens.replay_report import ReplayReportScreen
+
+        if path == THIS_SESSION:
+            records = list(self.engine.journal.records)
+        else:
+            try:
+                records = load_journal(path).records
+            except JournalLoadError as error:
+                self.notify(str(error), title="Journal not loaded", severity="error")
+                return
+        report = await replay(self.engine, records)
+        await self.push_screen(ReplayReportScreen(f"Replay of {path.name}", report))
 
     def action_copy_shell(self) -> None:
         exchange = self._selected_exchange()
