@@ -23,7 +23,7 @@ from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import STAGE_FOR_METHOD
 
 if TYPE_CHECKING:
-    from inspector.bridge.listener import Listener
+    from inspector.bridge.listener import Listener, ListenOptions
 
 
 class Engine:
@@ -205,19 +205,16 @@ class Engine:
 
     # ---- bridge mode -----------------------------------------------------------------------
 
-    async def listen(
-        self,
-        *,
-        socket_path: Path | None = None,
-        tcp: tuple[str, int] | None = None,
-        token: str | None = None,
-    ) -> Listener:
+    async def listen(self, options: ListenOptions | None = None) -> Listener:
         """Serve relays (live agents) on the private Unix socket (wire.default_socket_path()
         unless given), or on TCP, which needs `token`. Close the listener before the engine
         stops, so pending calls get their fallback answer rather than a dead hook's."""
-        from inspector.bridge.listener import Listener
+        from inspector.bridge.listener import Listener, ListenOptions
 
-        listener = Listener(self, socket_path=socket_path, tcp=tcp, token=token)
+        options = options or ListenOptions()
+        listener = Listener(
+            self, socket_path=options.socket_path, tcp=options.tcp, token=options.token
+        )
         await listener.start()
         return listener
 

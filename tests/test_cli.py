@@ -133,3 +133,15 @@ def test_every_command_has_help(command: list[str]) -> None:
 
 def test_version() -> None:
     assert hook_inspector("--version").stdout.strip() == f"hook-inspector {__version__}"
+
+
+def test_relay_starts_without_importing_the_ui_or_the_config_layer() -> None:
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "inspector", "relay", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0 and "--socket" in result.stdout
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in result.stderr.splitlines()}
+    assert not imported & {"textual", "rich", "yaml", "watchfiles"}

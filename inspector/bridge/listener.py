@@ -11,12 +11,14 @@ import contextlib
 import os
 import socket
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.bridge import wire
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.session import RelaySession
+from inspector.bridge.wire import read_token
 from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
 
@@ -41,6 +43,26 @@ def parse_listen(text: str) -> tuple[str, int]:
         raise ValueError(f"{text!r} is not HOST:PORT")
     host = host.removeprefix("[").removesuffix("]")
     return host or LOOPBACK, int(port)
+
+
+@dataclass(frozen=True)
+class ListenOptions:
+    """Where relays find the inspector: the private Unix socket (default), another socket
+    path, or TCP with a token."""
+
+    socket_path: Path | None = None
+    tcp: tuple[str, int] | None = None
+    token: str | None = None
+
+    @classmethod
+    def from_flags(
+        cls, socket: Path | None, listen: str | None, token_file: Path | None
+    ) -> ListenOptions:
+        """Raises ValueError (or OSError for the token file) with a message for the user."""
+        tcp = parse_listen(listen) if listen else None
+        if tcp and not token_file:
+            raise ValueError("--listen needs --token-file")
+        return cls(socket, tcp, read_token(token_file) if token_file else None)
 
 
 class Listener:

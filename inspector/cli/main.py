@@ -7,9 +7,12 @@ import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from inspector.bridge.listener import ListenOptions
 
 from inspector import __version__
-from inspector.config.errors import ConfigError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -52,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     ui = commands.add_parser("ui", help="open the terminal UI (the default command)")
     _add_config(ui)
     _add_journal(ui)
+    _add_listen(ui)
 
     run = commands.add_parser(
         "run", help="play a scenario headless and print every exchange and event"
@@ -89,31 +93,48 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="bridge mode without the UI: answer relays through the hooks, print records"
     )
     _add_config(serve)
-    where = serve.add_mutually_exclusive_group()
+    _add_listen(serve)
+    _add_journal(serve)
+    serve.add_argument("--json", action="store_true", help="one JSON record per line")
+
+    commands.add_parser(
+        "relay",
+        add_help=False,
+        help="the command an agent runs as its process hook (see hook-inspector relay --help)",
+    )
+    return parser
+
+
+def _add_listen(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--socket", type=Path, metavar="PATH", help="Unix socket (default: a private per-user one)"
     )
     where.add_argument(
         "--listen", metavar="HOST:PORT", help="TCP instead (needs --token-file; no HOST: loopback)"
     )
-    serve.add_argument("--token-file", type=Path, metavar="FILE", help="the token relays must give")
-    _add_journal(serve)
-    serve.add_argument("--json", action="store_true", help="one JSON record per line")
-    return parser
+    parser.add_argument(
+        "--token-file", type=Path, metavar="FILE", help="the token relays must give"
+    )
 
 
 def split_default_command(argv: list[str]) -> list[str]:
     """`hook-inspector [CONFIG]` means `hook-inspector ui [CONFIG]`."""
-    known = {"ui", "run", "check", "open", "replay", "serve", "-h", "--help", "--version"}
+    known = {"ui", "run", "check", "open", "replay", "serve", "relay", "-h", "--help", "--version"}
     if not argv or argv[0] not in known:
         return ["ui", *argv]
     return argv
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(
-        split_default_command(list(sys.argv[1:] if argv is None else argv))
-    )
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["relay"]:  # the agent's hook: start fast, import nothing it does not need
+        from inspector.bridge.relay_main import main as relay_main
+
+        return relay_main(words[1:])
+    from inspector.config.errors import ConfigError
+
+    args = build_parser().parse_args(split_default_command(words))
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "ui": _ui,
         "run": _run,
@@ -148,7 +169,10 @@ def _check(args: argparse.Namespace) -> int:
 def _ui(args: argparse.Namespace) -> int:
     from inspector.tui.launch import launch
 
-    return launch(args.config, args.journal)
+    listen = _listen_options(args, "ui")
+    if listen is None:
+        return EXIT_BAD_INPUT
+    return launch(args.config, args.journal, listen)
 
 
 def _open(args: argparse.Namespace) -> int:
@@ -169,25 +193,19 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from inspector.bridge.listener import parse_listen
-    from inspector.bridge.wire import read_token
     from inspector.cli.serve import serve
 
-    try:
-        tcp = parse_listen(args.listen) if args.listen else None
-        if tcp and not args.token_file:
-            raise ValueError("--listen needs --token-file")
-        token = read_token(args.token_file) if args.token_file else None
-    except (OSError, ValueError) as error:
-        print(f"hook-inspector serve: {error}", file=sys.stderr)
+    listen = _listen_options(args, "serve")
+    if listen is None:
         return EXIT_BAD_INPUT
-    return asyncio.run(
-        serve(
-            args.config,
-            socket_path=args.socket,
-            tcp=tcp,
-            token=token,
-            journal_path=args.journal,
-            as_json=args.json,
-        )
-    )
+    return asyncio.run(serve(args.config, listen, journal_path=args.journal, as_json=args.json))
+
+
+def _listen_options(args: argparse.Namespace, command: str) -> ListenOptions | None:
+    from inspector.bridge.listener import ListenOptions
+
+    try:
+        return ListenOptions.from_flags(args.socket, args.listen, args.token_file)
+    except (OSError, ValueError) as error:
+        print(f"hook-inspector {command}: {error}", file=sys.stderr)
+        return None

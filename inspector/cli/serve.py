@@ -8,7 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-from inspector.bridge.listener import ListenError
+from inspector.bridge.listener import ListenError, ListenOptions
 from inspector.cli.printer import Printer
 from inspector.cli.session import config_or_demo
 from inspector.demo import DEMO_CONFIG
@@ -21,10 +21,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 async def serve(
     config_path: Path | None,
+    listen: ListenOptions,
     *,
-    socket_path: Path | None,
-    tcp: tuple[str, int] | None,
-    token: str | None,
     journal_path: Path | None,
     as_json: bool,
 ) -> int:
@@ -39,7 +37,7 @@ async def serve(
     try:
         async with engine:
             try:
-                listener = await engine.listen(socket_path=socket_path, tcp=tcp, token=token)
+                listener = await engine.listen(listen)
             except ListenError as error:
                 print(f"hook-inspector: {error}", file=sys.stderr)
                 return EXIT_BAD_INPUT

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
+from inspector.bridge.listener import Listener, ListenError, ListenOptions
 from inspector.demo import DEMO_CONFIG, scenarios_near
 from inspector.drivers.scenario import load_scenario
 from inspector.drivers.turn_runner import TurnRunner
@@ -47,6 +48,7 @@ class Session:
     config_path: Path | None = None
     read_only: bool = False
     watch: bool = True  # reload when the config or a hook script is saved
+    listen: ListenOptions | None = None  # where live agents' relays connect; None: nowhere
 
 
 class InspectorApp(App[int]):
@@ -93,6 +95,7 @@ class InspectorApp(App[int]):
         self.settings: Settings = self._load_settings()
         self._approval_open = False
         self.reloader: Reloader | None = None
+        self.listener: Listener | None = None
 
     # ---- set-up ----------------------------------------------------------------------------
 
@@ -152,10 +155,22 @@ class InspectorApp(App[int]):
     async def start_engine(self) -> None:
         await self.engine.start()
         self._refresh_hooks()
+        if self.session.listen is not None:
+            await self._listen(self.session.listen)
         if self.session.scenario is not None:
             await self._play(self.session.scenario)
 
+    async def _listen(self, options: ListenOptions) -> None:
+        try:
+            self.listener = await self.engine.listen(options)
+        except ListenError as error:
+            self.notify(str(error), title="Not listening for relays", severity="warning")
+            return
+        self.sub_title = f"{self.sub_title} · relays: {self.listener.address}"
+
     async def on_unmount(self) -> None:
+        if self.listener is not None:
+            await self.listener.close()  # relays get their fallback answers, not a dead hook's
         if not self.session.read_only:
             await self.engine.stop()
 

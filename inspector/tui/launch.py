@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from inspector.bridge.listener import ListenOptions
 from inspector.config import load_config
 from inspector.config.model import Config
 from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO
@@ -12,14 +13,18 @@ from inspector.journal.jsonl import load_journal
 from inspector.tui.app import InspectorApp, Session
 
 
-def build_session(config_path: Path | None, journal_path: Path | None) -> Session:
-    """With no CONFIG the bundled demo opens and plays its scenario at once."""
+def build_session(
+    config_path: Path | None, journal_path: Path | None, listen: ListenOptions | None = None
+) -> Session:
+    """With no CONFIG the bundled demo opens and plays its scenario at once. With `listen`,
+    live agents' relays can connect too."""
     config = load_config(config_path or DEMO_CONFIG)
     engine = Engine(config, journal_path=journal_path)
     return Session(
         engine=engine,
         scenario=None if config_path else DEMO_SCENARIO,
         config_path=config_path,
+        listen=listen,
     )
 
 
@@ -29,8 +34,8 @@ def read_only_session(journal_path: Path) -> Session:
     return Session(engine=engine, config_path=journal_path, read_only=True)
 
 
-def launch(config_path: Path | None, journal_path: Path | None) -> int:
-    return run_app(InspectorApp(build_session(config_path, journal_path)))
+def launch(config_path: Path | None, journal_path: Path | None, listen: ListenOptions) -> int:
+    return run_app(InspectorApp(build_session(config_path, journal_path, listen)))
 
 
 def open_session(journal_path: Path) -> int:

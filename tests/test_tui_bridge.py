@@ -1,0 +1,53 @@
+"""A live agent in the UI: a fake PicoClaw runs the real `hook-inspector relay` as its hook; the
+inspector's UI shows its traffic and a human answers its approval in the modal."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from conftest import config_of, scripted, wait_for
+from fake_agent import FakeAgent
+from tui_support import make_app, running
+
+from inspector.bridge.listener import ListenOptions
+from inspector.config.model import HookSpec
+from inspector.engine import Engine
+from inspector.journal.records import Decision
+from inspector.tui.app import Session
+from inspector.tui.screens.approval import ApprovalScreen
+from inspector.tui.widgets.exchange_list import ExchangeList
+
+
+def relay_command(socket: Path) -> list[str]:
+    console_script = Path(sys.executable).parent / "hook-inspector"
+    return [str(console_script), "relay", "--name", "picoclaw", "--socket", str(socket)]
+
+
+async def test_an_agents_approval_is_answered_by_the_human_in_the_modal(tmp_path: Path) -> None:
+    socket = tmp_path / "relay.sock"
+    human = HookSpec(name="me", kind="manual", intercept=("approve_tool",), priority=50)
+    gate = scripted("gate", {}, intercept=("approve_tool",), priority=10)
+    engine = Engine(config_of(gate, human))
+    session = Session(engine, watch=False, listen=ListenOptions(socket_path=socket))
+    app = make_app(session, tmp_path / "settings")
+    async with running(app) as pilot:
+        await wait_for(lambda: app.listener is not None)
+        agent = FakeAgent(relay_command(socket))
+        await agent.start()
+        try:
+            await agent.hello("picoclaw", ["approve"])
+            asking = asyncio.create_task(
+                agent.call("hook.approve_tool", {"tool": "exec", "arguments": {"command": "ls"}})
+            )
+            await wait_for(lambda: isinstance(app.screen, ApprovalScreen))
+            await pilot.press("a")
+            answer = await asking
+        finally:
+            await agent.close()
+        assert answer.result is not None and answer.result["approved"] is True
+        human_said = [d for d in engine.journal.of_type(Decision) if d.by == "human"]
+        assert [d.verdict for d in human_said] == ["allow_once"]
+        rows = app.query_one(ExchangeList).rows
+        assert any(getattr(r, "source", "") == "relay:picoclaw" for r in rows)
