@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 # Modules of this package, in the order their rows are printed.
-BENCHMARKS = ("roundtrip", "reload_latency", "ui_session")
+BENCHMARKS = ("roundtrip", "relay_latency", "reload_latency", "ui_session")
 
 
 @dataclass(frozen=True, slots=True)

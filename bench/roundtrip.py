@@ -51,7 +51,8 @@ class Side(Protocol):
 class BareClient:
     """A host with no features: one subprocess, one line out, one line in."""
 
-    def __init__(self) -> None:
+    def __init__(self, command: tuple[str, ...] = HOOK_COMMAND) -> None:
+        self.command = command
         self._proc: asyncio.subprocess.Process | None = None
         self._next_id = 0
         self.request_bytes = 0
@@ -59,9 +60,10 @@ class BareClient:
 
     async def start(self) -> None:
         self._proc = await asyncio.create_subprocess_exec(
-            *HOOK_COMMAND,
+            *self.command,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,  # a relay says what it connected to; not here
             limit=STREAM_LIMIT,
         )
         await self.roundtrip("hook.hello", templates.hello_params("bare", ["llm", "tool"]))

@@ -36,3 +36,11 @@ def test_reload_latency_quick_produces_positive_figures() -> None:
     [figure] = reload_latency.run(quick=True)
     assert figure.baseline > 0 and figure.measured > 0
     assert "reload adds" in figure.note
+
+
+def test_relay_latency_quick_produces_positive_figures() -> None:
+    from bench import relay_latency
+
+    [figure] = relay_latency.run(quick=True)
+    assert figure.baseline > 0 and figure.measured > 0
+    assert "adds" in figure.note
