@@ -15,6 +15,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -357,6 +358,7 @@ async def test_a_held_request_is_forwarded_edited_or_dropped_by_hand(
         left = listener.time_left(held.seq)
         assert left is not None and 4.0 < left < 5.0
         assert [f.code for f in held.exchange.findings] == ["agent-deadline"]
+        assert held.exchange.deadline is not None and held.exchange.deadline > time.time()
         edited = {**PARAMS["before_tool"], "arguments": {"command": "pwd"}}
         assert engine.forward(held.seq, edited)
         assert (await edited_call).result == {"action": "modify", "call": edited}

@@ -274,6 +274,15 @@ async def test_held_row_shows_its_age_and_the_edit_mark() -> None:
         assert match and float(match.group(1)) >= 4.2
 
 
+async def test_a_live_agents_held_row_counts_down_to_its_deadline() -> None:
+    journal = Journal()
+    held = journal.append(exchange(status="held", deadline=time.time() + 3.0))
+    widget = ExchangeList(journal)
+    async with harness(widget).run_test(size=(120, 10)):
+        match = re.search(r"held (\d+\.\d)s left", line_of(widget, held))
+        assert match and 0 < float(match.group(1)) <= 3.0
+
+
 async def test_noise_row_is_dim_and_names_its_finding() -> None:
     journal = Journal()
     noise = journal.append(

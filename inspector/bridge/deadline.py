@@ -145,6 +145,7 @@ async def within_deadline(
             and CALL_DEADLINE.get() is deadline
         ):
             deadline.held.append(record)
+            record.deadline = time.time() + deadline.left_s()
             message = (
                 f"held against {deadline.describe()}: {deadline.left_s():.2f} s left to answer; "
                 "then it is dropped and the agent gets the fallback answer"

@@ -74,6 +74,7 @@ class Exchange(Record):
     raw_request: str | None = None  # the exact line on the wire, without its newline
     raw_response: str | None = None
     edited: bool = False  # changed by hand while held
+    deadline: float | None = None  # when a live agent stops waiting (a relayed request)
     # command hooks only: raw_request is the stdin, raw_response the stdout
     exit_code: int | None = None
     stderr: str | None = None

@@ -15,9 +15,12 @@ LIVE_STATUSES = frozenset({STATUS_PENDING, STATUS_HELD})
 
 
 def status_text(exchange: Exchange, now: float) -> str:
-    """The status, with its age while the call is in flight or held and a mark when edited."""
+    """The status, with its age while the call is in flight or held (or, for a live agent's
+    request, the time left before it stops waiting) and a mark when edited."""
     text = exchange.status
-    if exchange.status in LIVE_STATUSES:
+    if exchange.status in LIVE_STATUSES and exchange.deadline is not None:
+        text += f" {max(0.0, exchange.deadline - now):.1f}s left"
+    elif exchange.status in LIVE_STATUSES:
         text += f" {max(0.0, now - exchange.ts):.1f}s"
     if exchange.edited:
         text += " ✎"
@@ -33,7 +36,7 @@ class ExchangeList(RecordList):
         Column("hook", 8, 14, priority=1, flex=True),
         Column("method", 8, 12),
         Column("action", 6, 10, priority=2),
-        Column("status", 11, 13),
+        Column("status", 11, 15),
         Column("ms", 5, 8, priority=3, right=True),
         Column("!", 3),
     )
@@ -65,7 +68,7 @@ class ExchangeList(RecordList):
                 findings_cell(record.findings),
             ]
         assert isinstance(record, Exchange)
-        duration = "" if record.duration_ms is None else f"{record.duration_ms:.1f}"
+        duration = "" if record.duration_ms is None else milliseconds(record.duration_ms)
         action = record.action or ""
         return [
             Cell(clock(record.ts)),
@@ -77,6 +80,11 @@ class ExchangeList(RecordList):
             Cell(duration),
             findings_cell(record.findings),
         ]
+
+
+def milliseconds(duration_ms: float) -> str:
+    """Fits the ms column: 12.3 under a second, 5.00s above (a timeout must not be cut)."""
+    return f"{duration_ms:.1f}" if duration_ms < 1000 else f"{duration_ms / 1000:.2f}s"
 
 
 def reload_cells(record: Reload) -> list[Cell]:
@@ -92,6 +100,6 @@ def reload_cells(record: Reload) -> list[Cell]:
         Cell(record.trigger, style),
         Cell("reload", style),
         Cell(summary, style, span=3),
-        Cell(f"{record.duration_ms:.1f}", style),
+        Cell(milliseconds(record.duration_ms), style),
         Cell(""),
     ]
