@@ -539,6 +539,10 @@ async def test_the_inspector_stopping_mid_call_still_answers_the_agent(
         "disconnected",
         "the inspector stopped; 1 pending call(s) got the fallback",
     )
+    stopped = next(
+        e for e in relay_exchanges(engine, "picoclaw") if e.method == "hook.approve_tool"
+    )
+    assert [f.code for f in stopped.findings] == ["inspector-stopped"]
     assert not socket_path.exists()
 
 

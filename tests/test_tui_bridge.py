@@ -18,6 +18,7 @@ from inspector.journal.records import Decision
 from inspector.tui.app import Session
 from inspector.tui.screens.approval import ApprovalScreen
 from inspector.tui.widgets.exchange_list import ExchangeList
+from inspector.tui.widgets.hooks_panel import HooksPanel
 
 
 def relay_command(socket: Path) -> list[str]:
@@ -51,3 +52,22 @@ async def test_an_agents_approval_is_answered_by_the_human_in_the_modal(tmp_path
         assert [d.verdict for d in human_said] == ["allow_once"]
         rows = app.query_one(ExchangeList).rows
         assert any(getattr(r, "source", "") == "relay:picoclaw" for r in rows)
+
+
+async def test_a_connected_agent_is_listed_in_the_hooks_panel(tmp_path: Path) -> None:
+    socket = tmp_path / "relay.sock"
+    engine = Engine(config_of(scripted("gate", {}, intercept=("approve_tool",))))
+    session = Session(engine, watch=False, listen=ListenOptions(socket_path=socket))
+    app = make_app(session, tmp_path / "settings")
+    async with running(app):
+        await wait_for(lambda: app.listener is not None)
+        agent = FakeAgent(relay_command(socket))
+        await agent.start()
+        panel = app.query_one(HooksPanel)
+        try:
+            await agent.hello("picoclaw", ["approve"])
+            await wait_for(lambda: "relay:picoclaw" in [str(key.value) for key in panel.rows])
+            assert str(panel.get_row("relay:picoclaw")[1]) == "connected"
+        finally:
+            await agent.close()
+        await wait_for(lambda: str(panel.get_row("relay:picoclaw")[1]) == "disconnected")

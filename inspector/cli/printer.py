@@ -160,8 +160,8 @@ def finding_line(finding: Finding) -> Text:
 
 
 def _state_style(state: str) -> str:
-    if state == "ready":
+    if state in ("ready", "connected"):
         return "green"
-    if state in ("failed", "exited"):
+    if state in ("failed", "exited", "refused"):
         return "bold red"
     return "yellow"

@@ -201,6 +201,37 @@ CODES: dict[str, CodeInfo] = {
         "observer notification failed",
         "Logs a warning and goes on.",
     ),
+    # bridge mode: a live agent behind `hook-inspector relay`
+    "agent-deadline": CodeInfo(
+        "warning",
+        "the agent's deadline decided this call (held, cut short, or answered with the fallback)",
+        "Gives up at its own deadline: an interceptor is skipped, an approval denied.",
+    ),
+    "inspector-stopped": CodeInfo(
+        "warning",
+        "the inspector stopped while the call was pending; the fallback answer went out",
+        "Would have seen a dead hook: interceptors skipped, approvals denied.",
+    ),
+    "relay-not-json": CodeInfo(
+        "warning",
+        "a line from the agent that is not JSON",
+        "Never writes such a line; something else is writing to the hook's stdin.",
+    ),
+    "relay-not-a-request": CodeInfo(
+        "warning",
+        "a line from the agent that is neither a request nor a notification",
+        "Only sends requests and hook.runtime_event notifications.",
+    ),
+    "relay-unknown-notification": CodeInfo(
+        "info",
+        "a notification other than hook.runtime_event",
+        "Sends only hook.runtime_event (hook.event was removed upstream).",
+    ),
+    "relay-line-too-long": CodeInfo(
+        "warning",
+        "a request line too long for the relay to pass on; it answered with the fallback",
+        "Sends lines of any size; its own reader stops at 1 MiB only on the hook's side.",
+    ),
 }
 
 

@@ -10,9 +10,10 @@ from textual.widgets import DataTable
 
 from inspector.hooks.stats import HookStats
 from inspector.journal.journal import Journal
-from inspector.journal.records import Record, Reload
+from inspector.journal.records import Lifecycle, Record, Reload
 from inspector.pipeline.pipeline import Hook
 
+RELAY_STATES = frozenset({"connected", "disconnected", "refused"})
 COLUMNS = (
     "hook",
     "state",
@@ -46,7 +47,8 @@ One row per configured hook: its state (ready, starting, restarting, exited, fai
 process id, the `modes` it announced in `hook.hello`, its priority, calls made, failures
 (timeouts, errors, crashes), the median latency of its successful calls and how often it
 was restarted after a crash, and when a saved config or script last reloaded it. A hook that
-crashed or failed its handshake is shown in red.
+crashed or failed its handshake is shown in red. Live agents connected through
+`hook-inspector relay` are listed too, as `relay:<name>`.
 """
 
     DEFAULT_CSS = """
@@ -60,6 +62,7 @@ crashed or failed its handshake is shown in red.
         self._hooks = hooks
         self._journal = journal
         self._reloaded: dict[str, float] = {}  # hook name -> when a reload last (re)started it
+        self._relays: dict[str, Lifecycle] = {}  # live agents: label -> their latest state
         self._unsubscribe: Callable[[], None] | None = None
 
     def on_mount(self) -> None:
@@ -76,9 +79,13 @@ crashed or failed its handshake is shown in red.
             for name in record.added + record.restarted:
                 self._reloaded[name] = record.ts
             self.refresh_rows()
+        elif new and isinstance(record, Lifecycle) and record.state in RELAY_STATES:
+            self._relays[record.hook] = record
+            self.refresh_rows()
 
     def refresh_rows(self) -> None:
         rows = [self._row(hook) for hook in sorted(self._hooks(), key=_order)]
+        rows += [_relay_row(state) for state in self._relays.values()]
         if [row[0].plain for row in rows] != [str(key.value) for key in self.rows]:
             self.clear()
             for row in rows:
@@ -106,6 +113,14 @@ crashed or failed its handshake is shown in red.
             Text(str(stats.restarts), style="yellow" if stats.restarts else ""),
             Text(_clock(self._reloaded.get(hook.name)), style="dim"),
         )
+
+
+def _relay_row(state: Lifecycle) -> tuple[Text, ...]:
+    """A live agent behind `hook-inspector relay`: not a hook of ours, but a source to watch."""
+    style = "green" if state.state == "connected" else "dim"
+    cells = [Text(f"relay:{state.hook}", style="bold"), Text(state.state, style=style)]
+    cells.append(Text(str(state.pid) if state.pid else "-", style="dim"))
+    return (*cells, *(Text("") for _ in COLUMNS[3:]))
 
 
 def _clock(ts: float | None) -> str:
