@@ -16,3 +16,13 @@ def scenarios_near(config_path: Path | None) -> list[Path]:
     return sorted(
         path for pattern in ("*scenario*.yaml", "*scenario*.yml") for path in folder.glob(pattern)
     )
+
+
+def default_scenario(config_path: Path | None) -> Path:
+    """The scenario a run plays when none is named: the first one next to the config (a j-cli
+    or Claude Code example brings its own), else the demo's."""
+    if config_path is None:
+        return DEMO_SCENARIO
+    folder = config_path if config_path.is_dir() else config_path.parent
+    found = scenarios_near(folder / "config")
+    return found[0] if found else DEMO_SCENARIO

@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Any
 from inspector.bridge.deadline import CallDeadline, DeadlineHook, within_deadline
 from inspector.config.model import Config, HookSpec
 from inspector.hooks.approvals import Approvals
+from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.manual import ManualHook
 from inspector.hooks.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Exchange, Reload
 from inspector.pipeline.answers import host_reading
+from inspector.pipeline.command_hosts import CommandHost, command_hooks, command_host
 from inspector.pipeline.gate import Gate, GatedHook, Held, Predicate
 from inspector.pipeline.pipeline import Hook, Pipeline
 from inspector.pipeline.results import ApprovalResult, StageResult
@@ -49,6 +51,7 @@ class Engine:
         self.approvals = Approvals()
         self.intercept_expression: str | None = None
         self.pipeline = Pipeline(self.journal, config.defaults, self._gated_hooks)
+        self.commands: CommandHost | None = command_host(config, self.journal, self.approvals)
         self._retiring: set[asyncio.Task[None]] = set()
 
     async def __aenter__(self) -> Engine:
@@ -99,6 +102,8 @@ class Engine:
         A replacement is ready before it takes new calls; the old process finishes (or fails)
         the calls it already has while it is stopped in the background."""
         started = time.perf_counter()
+        if config.command_hooks or self.commands is not None:
+            return self._apply_command_config(config, changed_hooks, files, trigger, started)
         wanted = {spec.name: spec for spec in config.enabled_hooks}
         added = [name for name in wanted if name not in self.hooks]
         removed = [name for name in self.hooks if name not in wanted]
@@ -132,6 +137,37 @@ class Engine:
             )
         )
 
+    def _apply_command_config(
+        self,
+        config: Config,
+        changed_hooks: Collection[str],
+        files: Collection[str],
+        trigger: str,
+        started: float,
+    ) -> Reload:
+        """Command hooks keep no process between calls: a new host is all a reload needs.
+        Hooks whose spec or script changed count as restarted."""
+        before = {hook.name: hook.spec for hook in self.command_hooks()}
+        self.config = config
+        self.commands = command_host(config, self.journal, self.approvals)
+        after = {hook.name: hook.spec for hook in self.command_hooks()}
+        changed = {name for name in after if name in before and before[name] != after[name]}
+        restarted = sorted(changed | (set(changed_hooks) & before.keys() & after.keys()))
+        return self.journal.append(
+            Reload(
+                files=sorted(files),
+                added=sorted(after.keys() - before.keys()),
+                removed=sorted(before.keys() - after.keys()),
+                restarted=restarted,
+                unchanged=sorted(after.keys() & before.keys() - set(restarted)),
+                duration_ms=round((time.perf_counter() - started) * 1000, 3),
+                trigger=trigger,
+            )
+        )
+
+    def command_hooks(self) -> list[CommandHook]:
+        return command_hooks(self.commands)
+
     def reload_failed(self, error: str, *, files: Collection[str] = (), trigger: str) -> Reload:
         """A config that does not parse changes nothing; the journal says why."""
         return self.journal.append(
@@ -148,7 +184,15 @@ class Engine:
     async def send_to_hook(
         self, hook_name: str, method: str, params: Any, *, source: str = "composer"
     ) -> Exchange:
-        """One request to one hook, outside any pipeline semantics."""
+        """One request to one hook, outside any pipeline semantics. For a command hook,
+        `method` is the event and `params` its stdin context."""
+        command = next(
+            (h for h in self.command_hooks() if h.name == hook_name and h.spec.event == method),
+            None,
+        )
+        if command is not None:
+            exchange, _run = await command.call(params, source=source)
+            return exchange
         hook = GatedHook(self.hooks[hook_name], self.gate)
         exchange = await hook.call(
             method, params, timeout_ms=self.timeout_for(method), source=source, turn=None
@@ -161,8 +205,11 @@ class Engine:
 
     async def send_through_pipeline(
         self, method: str, params: dict[str, Any], *, source: str = "composer"
-    ) -> StageResult | ApprovalResult:
-        """A stage request through every hook that intercepts it, as the host would send it."""
+    ) -> StageResult | ApprovalResult | object:
+        """A stage request through every hook that intercepts it, as the host would send it;
+        for command hooks, the event fired through their host's rules."""
+        if self.commands is not None:
+            return await self.commands.fire(method, params, source=source)
         stage = STAGE_FOR_METHOD[method]
         if stage == "approve_tool":
             return await self.pipeline.approve_tool(params, source=source, turn="")

@@ -145,3 +145,12 @@ def test_relay_starts_without_importing_the_ui_or_the_config_layer() -> None:
     assert result.returncode == 0 and "--socket" in result.stdout
     imported = {line.split("|")[-1].strip().split(".")[0] for line in result.stderr.splitlines()}
     assert not imported & {"textual", "rich", "yaml", "watchfiles"}
+
+
+def test_a_headless_run_does_not_wait_for_a_human_who_is_not_there(tmp_path: Path) -> None:
+    hooks = {"me": {"kind": "manual", "intercept": ["approve_tool"]}}
+    result = hook_inspector("run", str(write_config(tmp_path, hooks)), "--json")
+    decisions = [r for r in map(json.loads, result.stdout.splitlines()) if r["type"] == "decision"]
+    by_timeout = [d for d in decisions if d["stage"] == "approve_tool"]
+    assert by_timeout and all(d["verdict"] in ("deny", "denied") for d in by_timeout)
+    assert all("nobody at the inspector" in d["reason"] for d in by_timeout)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
+
+from conftest import wait_for
 
 from inspector.hooks.command import run_command
 
@@ -41,12 +42,15 @@ async def test_a_timeout_kills_the_whole_process_tree(tmp_path: Path) -> None:
     assert run.timed_out and run.exit_code is None and run.signal is not None
     assert "partial" in run.stdout
     child = int(pid_file.read_text())
+    await wait_for(lambda: is_dead(child), timeout=5)
+
+
+def is_dead(pid: int) -> bool:
+    """Gone, or a zombie: dead, only waiting for its parent to reap it."""
     try:
-        os.kill(child, 0)
-    except ProcessLookupError:
-        pass
-    else:  # a zombie is dead too: it only waits for its parent to reap it
-        assert Path(f"/proc/{child}/stat").read_text().split()[2] == "Z"
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
 
 
 async def test_a_missing_program_is_a_spawn_error_not_an_exception() -> None:

@@ -89,6 +89,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(replay)
     replay.add_argument("--json", action="store_true", help="the report as JSON")
 
+    export = commands.add_parser(
+        "export", help="write a saved session to a new JSONL journal, secrets redacted"
+    )
+    _add_saved_journal(export)
+    export.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="OUT", help="the journal to write"
+    )
+    export.add_argument(
+        "--redact",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help='replace secret values with "[REDACTED]" (the default; --no-redact copies as is)',
+    )
+
     serve = commands.add_parser(
         "serve", help="bridge mode without the UI: answer relays through the hooks, print records"
     )
@@ -120,7 +134,8 @@ def _add_listen(parser: argparse.ArgumentParser) -> None:
 
 def split_default_command(argv: list[str]) -> list[str]:
     """`hook-inspector [CONFIG]` means `hook-inspector ui [CONFIG]`."""
-    known = {"ui", "run", "check", "open", "replay", "serve", "relay", "-h", "--help", "--version"}
+    known = {"ui", "run", "check", "open", "replay", "export", "serve", "relay"}
+    known |= {"-h", "--help", "--version"}
     if not argv or argv[0] not in known:
         return ["ui", *argv]
     return argv
@@ -141,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": _check,
         "open": _open,
         "replay": _replay,
+        "export": _export,
         "serve": _serve,
     }
     try:
@@ -190,6 +206,12 @@ def _replay(args: argparse.Namespace) -> int:
     from inspector.cli.replay import replay_session
 
     return asyncio.run(replay_session(args.file, args.config, as_json=args.json))
+
+
+def _export(args: argparse.Namespace) -> int:
+    from inspector.cli.export import export_session
+
+    return export_session(args.file, args.output, redact_secrets=args.redact)
 
 
 def _serve(args: argparse.Namespace) -> int:

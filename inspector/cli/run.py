@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from rich.console import Console
 
 from inspector.cli.printer import Printer
 from inspector.cli.session import config_or_demo, error_findings, hooks_that_never_started
-from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO
+from inspector.demo import DEMO_CONFIG, default_scenario
+from inspector.drivers.runners import Outcome, turn_runner
 from inspector.drivers.scenario import load_scenario
-from inspector.drivers.turn_runner import TurnOutcome, TurnRunner
 from inspector.engine import Engine
 from inspector.journal.records import Reload
 from inspector.reload.watcher import Reloader
@@ -29,13 +29,14 @@ async def run_scenario(
     watch: bool = False,
 ) -> int:
     config = config_or_demo(config_path)
-    scenario = load_scenario(scenario_path or DEMO_SCENARIO)
+    scenario = load_scenario(scenario_path or default_scenario(config_path))
     engine = Engine(config, journal_path=journal_path)
+    engine.approvals.unattended = True  # no UI: nobody can answer a prompt
     printer = Printer(engine.journal, as_json=as_json)
     summary = Console(stderr=True, highlight=False)
 
-    async def play() -> list[TurnOutcome]:
-        outcomes = await TurnRunner(engine.pipeline).run(scenario)
+    async def play() -> Sequence[Outcome]:
+        outcomes = await turn_runner(engine).run(scenario)
         await engine.pipeline.drain_events()
         if not as_json:
             statuses = ", ".join(outcome.status for outcome in outcomes)

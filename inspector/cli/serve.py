@@ -29,6 +29,7 @@ async def serve(
     """Run until SIGINT or SIGTERM. Nobody sits at a manual hook here: its prompts time out to
     their on_timeout, at the agent's deadline at the latest."""
     engine = Engine(config_or_demo(config_path), journal_path=journal_path)
+    engine.approvals.unattended = True  # no UI: nobody can answer a prompt
     printer = Printer(engine.journal, as_json=as_json)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 INTERCEPT_NAMES = ("before_llm", "after_llm", "before_tool", "after_tool", "approve_tool")
 
@@ -104,6 +104,11 @@ class Config:
     defaults: Defaults = field(default_factory=Defaults)
     path: Path | None = None
     format: Literal["native", "picoclaw", "jcli", "claude"] = "native"
+    # command-hook hosts: what loading noticed but the host would not refuse (shown as
+    # findings), every file read (watched for reload), and where the hooks run
+    warnings: tuple[Any, ...] = ()
+    files: tuple[Path, ...] = ()
+    workdir: Path | None = None
 
     @property
     def enabled_hooks(self) -> tuple[HookSpec, ...]:

@@ -96,6 +96,9 @@ class Approvals:
     """The queue of prompts (arrival order; none is ever lost) and the session rules."""
 
     def __init__(self) -> None:
+        # Nobody can answer (a headless run or serve): prompts go straight to their timeout
+        # behaviour instead of making the caller wait for no one.
+        self.unattended = False
         self._waiting: dict[str, tuple[ApprovalPrompt, asyncio.Future[Resolution | None]]] = {}
         self._rules: dict[str, Rule] = {}
         self._subscribers: list[Subscriber] = []
@@ -162,6 +165,17 @@ class Approvals:
             self._waiting[prompt.id] = (prompt, future)
         self._changed()
         return future
+
+    def patience(self, prompt: ApprovalPrompt) -> float:
+        """How long to wait for a person: the prompt's timeout, or nothing when unattended."""
+        return 0.0 if self.unattended else prompt.timeout_s
+
+    def no_answer(self, prompt: ApprovalPrompt, rule: str) -> str:
+        """Why a prompt got no answer, for the reason the agent sees; `rule` says what then
+        happens (e.g. "on_timeout: deny")."""
+        if self.unattended:
+            return f"nobody at the inspector to answer (a headless run; {rule})"
+        return f"no decision within {prompt.timeout_s:g} s ({rule})"
 
     def withdraw(self, prompt_id: str) -> None:
         """The prompt stops waiting (its timeout passed or its caller gave up)."""

@@ -100,7 +100,9 @@ class ManualHook:
         prompt = self._prompt(exchange, params if isinstance(params, dict) else {}, timeout_ms)
         future = self.approvals.request(prompt)
         try:
-            resolution = await asyncio.wait_for(asyncio.shield(future), prompt.timeout_s)
+            resolution = await asyncio.wait_for(
+                asyncio.shield(future), self.approvals.patience(prompt)
+            )
         except asyncio.TimeoutError:
             # a decision in the same loop turn as the timeout still counts
             resolution = future.result() if future.done() else self._timed_out(prompt)
@@ -149,7 +151,7 @@ class ManualHook:
     def _timed_out(self, prompt: ApprovalPrompt) -> Resolution:
         self.approvals.withdraw(prompt.id)
         allow = self.spec.on_timeout == "allow"
-        reason = f"no decision within {prompt.timeout_s:g} s (on_timeout: {self.spec.on_timeout})"
+        reason = self.approvals.no_answer(prompt, f"on_timeout: {self.spec.on_timeout}")
         return Resolution(allow, reason, ALLOW_ONCE if allow else DENY, TIMEOUT)
 
     def _finish(self, exchange: Exchange, started: float, status: str, error: str | None) -> None:

@@ -81,6 +81,7 @@ class ProcessHook:
         self._finished: dict[int, Exchange] = {}  # answered or timed out, for late/duplicate ids
         self._tasks: list[asyncio.Task[None]] = []
         self._stdout_done = asyncio.Event()
+        self._exited = asyncio.Event()
         self._ready = asyncio.Event()
         self._stopping = False
         self._backoff = BACKOFF_START_S
@@ -148,31 +149,34 @@ class ProcessHook:
 
     async def _spawn(self) -> bool:
         env = {**os.environ, **self.spec.env_dict} if self.spec.env else None
+        loop = asyncio.get_running_loop()
         try:
-            proc = await asyncio.create_subprocess_exec(
+            transport, protocol = await loop.subprocess_exec(
+                lambda: _ExitProtocol(STREAM_LIMIT, loop),
                 *self.spec.command,
                 cwd=self.spec.dir,
                 env=env,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                limit=STREAM_LIMIT,
                 start_new_session=True,  # so a stop also reaches children holding the pipes
             )
         except OSError as exc:
             self._set_state(FAILED, detail=f"cannot start {self.spec.command[0]!r}: {exc}")
             return False
+        proc = asyncio.subprocess.Process(transport, protocol, loop)
         self._proc = proc
         self.pid = proc.pid
         self._next_id = 0
         self._finished.clear()
         self._stdout_done = asyncio.Event()
+        self._exited = protocol.exited
         self._started_at = time.monotonic()
         self._set_state(STARTING, detail=" ".join(self.spec.command))
         self._tasks = [
             asyncio.create_task(self._read_stdout(proc)),
             asyncio.create_task(self._read_stderr(proc)),
-            asyncio.create_task(self._watch_exit(proc)),
+            asyncio.create_task(self._watch_exit(proc, self._exited)),
         ]
         return True
 
@@ -182,20 +186,19 @@ class ProcessHook:
             return
         if proc.stdin is not None and not proc.stdin.is_closing():
             proc.stdin.close()
-        try:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._exited.wait(), CLOSE_GRACE_S)
+        _kill_group(proc.pid)
+        # bounded: a grandchild that left the group may hold the pipes for as long as it likes
+        with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(proc.wait(), CLOSE_GRACE_S)
-        except asyncio.TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            await proc.wait()
-        # children that still hold the pipes go with the group
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
 
-    async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:
-        code = await proc.wait()
+    async def _watch_exit(self, proc: asyncio.subprocess.Process, exited: asyncio.Event) -> None:
+        await exited.wait()
+        code = proc.returncode
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._stdout_done.wait(), EXIT_DRAIN_S)
+        _kill_group(proc.pid)  # its children would hold the pipes and outlive every stop
         reason = "process exited" if code == 0 else f"exit status {code}"
         self._fail_pending(STATUS_EXITED, reason)
         if self._stopping or proc is not self._proc:
@@ -322,7 +325,10 @@ class ProcessHook:
             proc.stdin.write(wire)
             answer, raw = await _answer(proc.stdin, future, timeout_s)
         except asyncio.TimeoutError:
-            self._finish(exchange, started, STATUS_TIMEOUT, f"no answer within {timeout_ms} ms")
+            reason = f"no answer within {timeout_ms} ms"
+            if self._stdout_done.is_set():
+                reason += " (the hook closed its stdout: no answer can arrive)"
+            self._finish(exchange, started, STATUS_TIMEOUT, reason)
         except (BrokenPipeError, ConnectionResetError) as exc:
             self._finish(exchange, started, STATUS_EXITED, f"write failed: {exc}")
         except _CallFailed as failure:
@@ -450,6 +456,25 @@ class ProcessHook:
         self.journal.append(
             Stderr(hook=self.name, line=data.decode("utf-8", errors="replace"), pid=self.pid)
         )
+
+
+class _ExitProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    """Tells when the hook exits. Process.wait() (Python 3.11+) also waits for the pipes to
+    close, and a child the hook forked may hold them open for as long as it likes."""
+
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=limit, loop=loop)
+        self.exited = asyncio.Event()
+
+    def process_exited(self) -> None:
+        super().process_exited()
+        self.exited.set()
+
+
+def _kill_group(pid: int) -> None:
+    """Kill what is left of a hook's process group (it is its own session's leader)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 class _CallFailed(Exception):

@@ -30,7 +30,11 @@ class JsonlWriter:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._file: IO[str] = self.path.open("w", encoding="utf-8", buffering=1 << 20)
+        # A hook's JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot hold; it can
+        # only sit inside a JSON string, where backslashreplace writes back the same escape.
+        self._file: IO[str] = self.path.open(
+            "w", encoding="utf-8", errors="backslashreplace", buffering=1 << 20
+        )
         self._waiting: dict[int, Record] = {}
         self._flush_scheduled = False
         self._unsubscribe: list[Callable[[], None]] = []

@@ -56,6 +56,8 @@ def decode(data: bytes) -> Incoming:
         message = json.loads(text)
     except ValueError as exc:
         return Incoming("invalid", problem=f"not JSON: {exc}", code="stdout-not-json")
+    except RecursionError:  # Go's decoder gives up too, though only past 10,000 levels
+        return Incoming("invalid", problem="not JSON: nested too deep", code="stdout-not-json")
     if not isinstance(message, dict):
         return Incoming(
             "invalid", problem=f"a JSON {type(message).__name__}, not an object", code="not-object"
@@ -78,7 +80,8 @@ def decode(data: bytes) -> Incoming:
 
 
 def _is_uint(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    """Whether Go can decode it into PicoClaw's uint64 id."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 64
 
 
 def _is_rpc_error(value: Any) -> bool:

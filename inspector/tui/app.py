@@ -16,8 +16,8 @@ from textual.widgets import Footer, Input, Label
 
 from inspector.bridge.listener import Listener, ListenError, ListenOptions
 from inspector.demo import DEMO_CONFIG, scenarios_near
+from inspector.drivers.runners import turn_runner
 from inspector.drivers.scenario import load_scenario
-from inspector.drivers.turn_runner import TurnRunner
 from inspector.engine import Engine
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import STATUS_HELD, Exchange, Record, Reload
@@ -395,7 +395,7 @@ class InspectorApp(App[int]):
         except ConfigError as error:
             self.notify(str(error), title="Scenario not loaded", severity="error")
             return
-        outcomes = await TurnRunner(self.engine.pipeline).run(scenario)
+        outcomes = await turn_runner(self.engine).run(scenario)
         statuses = ", ".join(outcome.status for outcome in outcomes)
         self.notify(f"{scenario.name}: {statuses}", title="Scenario finished")
 

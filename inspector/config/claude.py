@@ -1,0 +1,280 @@
+"""Claude Code's settings files, read for their `hooks` sections.
+
+Which files: the user's `~/.claude/settings.json` (home from `Path.home()`), then the project's
+`.claude/settings.json` and `.claude/settings.local.json`. Claude Code runs the hooks of every file,
+so they are merged, not overridden. The path given may be a project folder, its `.claude`
+folder, or one of those two files (the other one is read too, as Claude Code would); any other
+JSON file is read on its own (plus the user's file) as if it were a project's settings.
+
+Each `command` handler becomes a CommandHookSpec named `<Event>:<script>` (the script's file
+name, or the command's first word), with `#2`, `#3`... when the name is taken. A handler's
+`timeout` is in seconds; without one it gets DEFAULT_TIMEOUT_S. Other handler types (http,
+prompt, agent, mcp_tool) are kept, disabled, so they can be listed, with a warning: the
+inspector does not run them. So is everything when a file sets `disableAllHooks`.
+
+Warnings are ConfigWarnings (as j-cli's reader gives): file, line, key, a Claude finding, and the
+hook they concern.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from inspector.config.checks import SCRIPT_SUFFIXES, did_you_mean
+from inspector.config.document import Document, KeyPath, format_key
+from inspector.config.errors import ConfigError
+from inspector.config.fields import describe, field, want_bool, want_map, want_str
+from inspector.config.jcli_warning import ConfigWarning
+from inspector.config.model import CommandHookSpec, Config
+from inspector.config.parse import parse_json
+from inspector.protocol.claude_events import EVENTS, MATCH_FIELDS, is_match_all, matcher_error
+from inspector.protocol.claude_findings import finding
+
+# Current docs give command hooks 600 s; early versions had 60 s (the reference has this from
+# third-party summaries of the docs). We follow the current value.
+DEFAULT_TIMEOUT_S = 600
+CLAUDE_DIR = ".claude"
+SETTINGS = "settings.json"
+LOCAL_SETTINGS = "settings.local.json"
+USER, PROJECT, LOCAL = "user", "project", "local"
+
+OTHER_TYPES = ("http", "prompt", "agent", "mcp_tool")
+_HANDLER_KEYS = frozenset({"type", "command", "timeout", "statusMessage"})
+_NOT_EMULATED = frozenset({"if", "async", "asyncRewake", "once", "shell", "args"})
+_GROUP_KEYS = frozenset({"matcher", "hooks"})
+
+
+@dataclass(frozen=True)
+class ClaudeSettings:
+    config: Config
+    warnings: tuple[ConfigWarning, ...]
+    files: tuple[Path, ...]  # the settings files read, user first: what a reload watches
+    project_dir: Path  # CLAUDE_PROJECT_DIR and the hooks' working directory
+
+
+def load_claude(path: str | Path) -> Config:
+    return read_claude(path).config
+
+
+def read_claude(path: str | Path) -> ClaudeSettings:
+    """Read the settings files that `path` stands for; anything wrong is a ConfigError."""
+    project_dir, project_files = _project_files(path)
+    user_file = Path.home() / CLAUDE_DIR / SETTINGS
+    sources = list(project_files)
+    if user_file.is_file() and all(not file.samefile(user_file) for _, file in project_files):
+        sources.insert(0, (USER, user_file))
+    reader = _Reader()
+    for level, file in sources:
+        reader.read(parse_json(str(file), _read_text(file)), level)
+    specs = tuple(replace(spec, priority=index) for index, spec in enumerate(reader.specs))
+    if reader.disable_all:
+        specs = tuple(replace(spec, enabled=False) for spec in specs)
+    config = Config(hooks=specs, path=project_files[0][1], format="claude")
+    files = tuple(file for _, file in sources)
+    return ClaudeSettings(config, tuple(reader.warnings), files, project_dir)
+
+
+def _project_files(path: str | Path) -> tuple[Path, list[tuple[str, Path]]]:
+    given = Path(os.path.abspath(path))
+    if given.is_dir():
+        claude = given if given.name == CLAUDE_DIR else given / CLAUDE_DIR
+    elif (
+        given.is_file()
+        and given.parent.name == CLAUDE_DIR
+        and given.name
+        in (
+            SETTINGS,
+            LOCAL_SETTINGS,
+        )
+    ):
+        claude = given.parent
+    elif given.is_file():
+        return given.parent, [(PROJECT, given)]
+    else:
+        raise ConfigError(str(path), "no such file or folder")
+    found = [
+        (level, claude / name)
+        for level, name in ((PROJECT, SETTINGS), (LOCAL, LOCAL_SETTINGS))
+        if (claude / name).is_file()
+    ]
+    if not found:
+        message = f"no {CLAUDE_DIR}/{SETTINGS} or {CLAUDE_DIR}/{LOCAL_SETTINGS} here"
+        raise ConfigError(str(path), message)
+    return claude.parent, found
+
+
+def _read_text(file: Path) -> str:
+    try:
+        return file.read_bytes().decode("utf-8-sig")
+    except OSError as error:
+        raise ConfigError(str(file), f"cannot read the file: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(str(file), f"not UTF-8 text: {error.reason}") from None
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Where a handler sits: its file, level, event and matcher group."""
+
+    doc: Document
+    level: str
+    event: str
+    matcher: str | None
+    path: KeyPath
+
+
+class _Reader:
+    """Collects specs and warnings from one settings file after another."""
+
+    def __init__(self) -> None:
+        self.specs: list[CommandHookSpec] = []
+        self.warnings: list[ConfigWarning] = []
+        self.disable_all = False
+        self._names: set[str] = set()
+
+    def read(self, doc: Document, level: str) -> None:
+        if not isinstance(doc.data, dict):
+            message = f"the top level must be a JSON object, got {describe(doc, doc.data)}"
+            raise doc.error((), message)
+        if field(doc, (), doc.data, "disableAllHooks", want_bool, False):
+            self.disable_all = True
+            self.warn(doc, ("disableAllHooks",), "claude-hooks-disabled", "disableAllHooks: true")
+        if "hooks" not in doc.data:
+            return
+        section = want_map(doc, ("hooks",), doc.data["hooks"])
+        for event, groups in section.items():
+            path: KeyPath = ("hooks", event)
+            if event not in EVENTS:
+                hint = did_you_mean(event, EVENTS) or f"; expected one of {', '.join(EVENTS)}"
+                raise doc.error(path, f'unknown hook event "{event}"{hint}')
+            if not isinstance(groups, list):
+                message = f"expected a list of matcher groups, got {describe(doc, groups)}"
+                raise doc.error(path, message)
+            for index, group in enumerate(groups):
+                self._group(doc, level, event, (*path, index), group)
+
+    def _group(self, doc: Document, level: str, event: str, path: KeyPath, group: object) -> None:
+        entry = want_map(doc, path, group)
+        self._unknown_keys(doc, path, entry, _GROUP_KEYS, None)
+        matcher = field(doc, path, entry, "matcher", want_str, None)
+        if matcher is not None and (problem := matcher_error(matcher)):
+            raise doc.error((*path, "matcher"), problem)
+        if "hooks" not in entry:
+            raise doc.error((*path, "hooks"), "is required: the list of handlers to run")
+        handlers = entry["hooks"]
+        if not isinstance(handlers, list):
+            message = f"expected a list of handlers, got {describe(doc, handlers)}"
+            raise doc.error((*path, "hooks"), message)
+        first = len(self.specs)
+        for index, handler in enumerate(handlers):
+            where = _Group(doc, level, event, matcher, (*path, "hooks", index))
+            self._handler(where, handler)
+        if event not in MATCH_FIELDS and not is_match_all(matcher):
+            names = ", ".join(spec.name for spec in self.specs[first:]) or None
+            message = f"matcher {matcher!r}: {event} hooks are not filtered by matcher here"
+            self.warn(doc, (*path, "matcher"), "claude-matcher-ignored", message, names)
+
+    def _handler(self, where: _Group, handler: object) -> None:
+        doc, path = where.doc, where.path
+        entry = want_map(doc, path, handler)
+        if "type" not in entry:
+            raise doc.error((*path, "type"), 'is required ("command", or one of the newer types)')
+        kind = want_str(doc, (*path, "type"), entry["type"])
+        if kind in OTHER_TYPES:
+            name = self._name(where.event, kind)
+            message = f'a "{kind}" handler is listed, disabled, and never run'
+            self.warn(doc, (*path, "type"), "claude-handler-not-run", message, name)
+            self._add(where, name, _target(entry), DEFAULT_TIMEOUT_S, enabled=False)
+            return
+        if kind != "command":
+            expected = ", ".join(("command", *OTHER_TYPES))
+            raise doc.error((*path, "type"), f'unknown handler type "{kind}"; expected {expected}')
+        if "command" not in entry:
+            raise doc.error((*path, "command"), "is required")
+        command = want_str(doc, (*path, "command"), entry["command"])
+        if not command.strip():
+            raise doc.error((*path, "command"), "must not be empty")
+        timeout = DEFAULT_TIMEOUT_S
+        if "timeout" in entry:
+            timeout = _want_seconds(doc, (*path, "timeout"), entry["timeout"])
+        name = self._name(where.event, _label(command))
+        self._unknown_keys(doc, path, entry, _HANDLER_KEYS | _NOT_EMULATED, name)
+        for key in sorted(_NOT_EMULATED & entry.keys()):
+            self.warn(doc, (*path, key), "claude-not-emulated", f"{key}: ignored", name)
+        self._add(where, name, command, timeout, enabled=True)
+
+    def _name(self, event: str, label: str) -> str:
+        name = base = f"{event}:{label}"
+        count = 1
+        while name in self._names:
+            count += 1
+            name = f"{base}#{count}"
+        self._names.add(name)
+        return name
+
+    def _add(
+        self, where: _Group, name: str, command: str, timeout_s: float, *, enabled: bool
+    ) -> None:
+        spec = CommandHookSpec(
+            name=name,
+            host="claude",
+            event=where.event,
+            command=command,
+            timeout_ms=round(timeout_s * 1000),
+            level=where.level,
+            matcher=where.matcher,
+            enabled=enabled,
+            source=where.doc.file,
+        )
+        self.specs.append(spec)
+
+    def _unknown_keys(
+        self,
+        doc: Document,
+        path: KeyPath,
+        entry: dict[str, object],
+        known: frozenset[str],
+        hook: str | None,
+    ) -> None:
+        for key in entry:
+            if key not in known:
+                message = f"{key}: ignored{did_you_mean(key, known)}"
+                self.warn(doc, (*path, key), "claude-unknown-setting", message, hook)
+
+    def warn(
+        self, doc: Document, path: KeyPath, code: str, message: str, hook: str | None = None
+    ) -> None:
+        self.warnings.append(
+            ConfigWarning(
+                doc.file, finding(code, message), doc.line_of(path), format_key(path) or None, hook
+            )
+        )
+
+
+def _want_seconds(doc: Document, path: KeyPath, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise doc.error(path, f"expected a positive number of seconds, got {describe(doc, value)}")
+    return value
+
+
+def _label(command: str) -> str:
+    """The script a command runs, else its first word: `python3 "$D/guard.py"` -> guard.py."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    for word in words:
+        if Path(word).suffix in SCRIPT_SUFFIXES:
+            return Path(word).name
+    return Path(words[0]).name or words[0]
+
+
+def _target(entry: dict[str, object]) -> str:
+    """What a handler the inspector does not run points at, for the hook list."""
+    for key in ("url", "prompt", "tool", "server"):
+        if isinstance(entry.get(key), str):
+            return f"{entry['type']}: {entry[key]}"
+    return str(entry["type"])

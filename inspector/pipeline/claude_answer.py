@@ -1,0 +1,97 @@
+"""What Claude Code takes from one command hook run: its exit code first, then (on exit 0) the
+JSON on stdout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.hooks.command import CommandRun
+from inspector.hooks.command_hook import parse_stdout
+from inspector.protocol.claude_events import (
+    DECISION_BLOCK_EVENTS,
+    EXIT_2_REACHES_CLAUDE,
+    PERMISSION_DECISIONS,
+    PRE_TOOL_USE,
+    STDOUT_IS_CONTEXT,
+)
+from inspector.protocol.claude_findings import output_findings, run_findings
+from inspector.protocol.finding import Finding
+
+JSONObject = dict[str, Any]
+
+# An exchange's action: what Claude Code made of the run.
+CONTINUE = "continue"  # no decision: things go on as if the hook were not there
+ALLOW = "allow"
+DENY = "deny"
+ASK = "ask"
+DEFER = "defer"
+BLOCK = "block"  # exit 2, or decision "block"
+STOP = "stop"  # continue: false
+ERROR = "error"  # a non-blocking error: any other exit, a timeout, a command that never started
+
+_LEGACY = {"approve": ALLOW, "block": DENY}
+
+
+@dataclass(frozen=True)
+class Answer:
+    action: str
+    reason: str = ""  # for Claude (block, deny) or for the user (ask, error)
+    stop_reason: str = ""
+    system_message: str = ""
+    context: str = ""  # additionalContext, or plain stdout where that is context
+    updated_input: JSONObject | None = None
+    findings: tuple[Finding, ...] = ()
+
+
+def read_answer(event: str, payload: JSONObject, run: CommandRun) -> Answer:
+    findings = run_findings(event, payload, run)
+    if run.exit_code == 0:
+        output = parse_stdout(run.stdout)
+        if output is None:
+            context = run.stdout.strip() if event in STDOUT_IS_CONTEXT else ""
+            return Answer(CONTINUE, context=context, findings=tuple(findings))
+        findings += output_findings(event, output, payload)
+        return _from_output(event, output, tuple(findings))
+    if run.exit_code == 2 and event in EXIT_2_REACHES_CLAUDE:
+        return Answer(BLOCK, reason=run.stderr.strip(), findings=tuple(findings))
+    return Answer(ERROR, reason=_error_text(run), findings=tuple(findings))
+
+
+def _from_output(event: str, output: JSONObject, findings: tuple[Finding, ...]) -> Answer:
+    specific = output.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    updated = specific.get("updatedInput") if event == PRE_TOOL_USE else None
+    extras = {
+        "system_message": _text(output.get("systemMessage")),
+        "context": _text(specific.get("additionalContext")),
+        "updated_input": updated if isinstance(updated, dict) else None,
+        "findings": findings,
+    }
+    if output.get("continue") is False:
+        stop_reason = _text(output.get("stopReason"))
+        return Answer(STOP, reason=stop_reason, stop_reason=stop_reason, **extras)
+    if event == PRE_TOOL_USE:
+        decision = specific.get("permissionDecision")
+        if decision in PERMISSION_DECISIONS:
+            return Answer(decision, _text(specific.get("permissionDecisionReason")), **extras)
+        legacy = output.get("decision")
+        if legacy in _LEGACY:
+            return Answer(_LEGACY[legacy], _text(output.get("reason")), **extras)
+    elif event in DECISION_BLOCK_EVENTS and output.get("decision") == "block":
+        return Answer(BLOCK, _text(output.get("reason")), **extras)
+    return Answer(CONTINUE, **extras)
+
+
+def _error_text(run: CommandRun) -> str:
+    if run.spawn_error:
+        return run.spawn_error
+    if run.timed_out:
+        return f"timed out after {run.duration_ms / 1000:.1f} s"
+    how = f"exit status {run.exit_code}" if run.exit_code is not None else f"signal {run.signal}"
+    stderr = run.stderr.strip()
+    return f"{how}: {stderr}" if stderr else how
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""

@@ -1,0 +1,205 @@
+"""Claude Code's hooks for one event: the matching ones run in parallel (identical commands
+once), each run is read as Claude Code reads it, and the answers are combined. `ask` opens
+the same approval prompt as a manual hook's hook.approve_tool."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from inspector.config.model import CommandHookSpec, Defaults
+from inspector.hooks.approvals import (
+    DENY as DENY_VERDICT,
+)
+from inspector.hooks.approvals import (
+    TIMEOUT,
+    ApprovalPrompt,
+    Approvals,
+    EarlierAnswer,
+    Resolution,
+)
+from inspector.hooks.command_hook import CommandHook
+from inspector.hooks.severity import severity_of
+from inspector.journal.journal import Journal
+from inspector.journal.records import Decision
+from inspector.pipeline.claude_answer import ALLOW, ASK, DENY, read_answer
+from inspector.pipeline.claude_outcome import EventOutcome, HookRun, combine, ignored_updates
+from inspector.protocol.claude_events import MATCH_FIELDS, matches
+from inspector.protocol.claude_findings import updated_input_ignored
+
+JSONObject = dict[str, Any]
+
+SHELL = ("/bin/sh", "-c")  # Claude Code's shell form on Linux and macOS
+# Claude Code's dialog waits as long as the user takes; the inspector's prompt counts down like
+# an approval hook's and denies when the time is up.
+ASK_TIMEOUT_MS = Defaults().approval_timeout_ms
+CLOSED = "closed"
+
+
+class ClaudeHooks:
+    """The enabled Claude Code specs among `specs`, run from `project_dir` (also their
+    CLAUDE_PROJECT_DIR) with `env` added to the inherited environment."""
+
+    def __init__(
+        self,
+        specs: Iterable[CommandHookSpec],
+        journal: Journal,
+        approvals: Approvals,
+        *,
+        project_dir: str | Path,
+        ask_timeout_ms: int = ASK_TIMEOUT_MS,
+        shell: tuple[str, ...] = SHELL,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.journal = journal
+        self.approvals = approvals
+        self.project_dir = str(project_dir)
+        self.ask_timeout_ms = ask_timeout_ms
+        hook_env = {**(env or {}), "CLAUDE_PROJECT_DIR": self.project_dir}
+        self.hooks = [
+            CommandHook(spec, journal, shell, cwd=self.project_dir, env=hook_env)
+            for spec in specs
+            if spec.host == "claude" and spec.enabled
+        ]
+
+    def matching(self, event: str, payload: JSONObject) -> list[CommandHook]:
+        """The hooks `event` runs with `payload`, in config order, duplicates included."""
+        key = MATCH_FIELDS.get(event)
+        value = payload.get(key) if key else None
+        target = value if isinstance(value, str) else ""
+        return [
+            hook
+            for hook in self.hooks
+            if hook.spec.event == event and (key is None or matches(hook.spec.matcher, target))
+        ]
+
+    async def fire(
+        self, event: str, payload: JSONObject, *, source: str, turn: str | None = None
+    ) -> EventOutcome:
+        """Run `event`'s hooks with `payload` as their stdin and decide as Claude Code would.
+        Journals an exchange per run and, when any hook ran, one Decision."""
+        first: dict[str, CommandHook] = {}
+        duplicates = []
+        for hook in self.matching(event, payload):
+            kept = first.setdefault(hook.spec.command, hook)
+            if kept is not hook:
+                duplicates.append((hook.name, kept.name))
+        runs = await asyncio.gather(
+            *(self._run(hook, event, payload, source, turn) for hook in first.values())
+        )
+        outcome = combine(event, payload, tuple(runs), tuple(duplicates))
+        if outcome.verdict == ASK:
+            outcome = await self._ask(outcome, turn)
+        for run, why in ignored_updates(outcome):
+            run.exchange.findings.append(updated_input_ignored(why))
+            self.journal.update(run.exchange)
+        if runs:
+            self._record(outcome, source, turn)
+        return outcome
+
+    async def _run(
+        self, hook: CommandHook, event: str, payload: JSONObject, source: str, turn: str | None
+    ) -> HookRun:
+        exchange, run = await hook.call(payload, source=source, turn=turn)
+        answer = read_answer(event, payload, run)
+        exchange.action = answer.action
+        exchange.findings.extend(answer.findings)
+        self.journal.update(exchange)
+        return HookRun(hook.name, exchange, answer)
+
+    # ---- ask: the human decides ------------------------------------------------------------
+
+    async def _ask(self, outcome: EventOutcome, turn: str | None) -> EventOutcome:
+        payload = outcome.payload
+        askers = [run for run in outcome.runs if run.answer.action == ASK]
+        tool = payload.get("tool_name")
+        tool = tool if isinstance(tool, str) else ""
+        arguments = outcome.updated_input or payload.get("tool_input")
+        arguments = arguments if isinstance(arguments, dict) else {}
+        timeout_s = self.ask_timeout_ms / 1000
+        prompt = ApprovalPrompt(
+            id=self.approvals.new_prompt_id(),
+            exchange=askers[0].exchange.seq,
+            hook=", ".join(run.hook for run in askers),
+            tool=tool,
+            arguments=arguments,
+            agent_id="",
+            session_key=str(payload.get("session_id") or ""),
+            turn_id=turn or "",
+            # The askers are listed too: their permissionDecisionReason is what the user sees.
+            earlier=tuple(
+                EarlierAnswer(run.hook, run.answer.action, run.answer.reason)
+                for run in outcome.runs
+            ),
+            severity=severity_of(tool, arguments),
+            deadline=time.monotonic() + timeout_s,
+            timeout_s=timeout_s,
+            on_timeout="deny",
+        )
+        resolution = await self._wait(prompt)
+        if resolution.approved:
+            return replace(outcome, verdict=ALLOW, by=(resolution.by,), resolution=resolution)
+        return replace(
+            outcome,
+            verdict=DENY,
+            reason=resolution.reason,
+            by=(resolution.by,),
+            updated_input=None,
+            resolution=resolution,
+        )
+
+    async def _wait(self, prompt: ApprovalPrompt) -> Resolution:
+        future = self.approvals.request(prompt)
+        try:
+            resolution = await asyncio.wait_for(
+                asyncio.shield(future), self.approvals.patience(prompt)
+            )
+        except asyncio.TimeoutError:
+            # a decision in the same loop turn as the timeout still counts
+            resolution = future.result() if future.done() else None
+            if resolution is None:
+                self.approvals.withdraw(prompt.id)
+                reason = self.approvals.no_answer(prompt, "on timeout: deny")
+                return Resolution(False, reason, DENY_VERDICT, TIMEOUT)
+        except asyncio.CancelledError:
+            self.approvals.withdraw(prompt.id)
+            raise
+        if resolution is None:
+            return Resolution(False, "the inspector closed unanswered", DENY_VERDICT, CLOSED)
+        return resolution
+
+    # ---- the journal -----------------------------------------------------------------------
+
+    def _record(self, outcome: EventOutcome, source: str, turn: str | None) -> None:
+        chain: list[dict[str, Any]] = [
+            {
+                "hook": run.hook,
+                "action": run.answer.action,
+                "exchange": run.exchange.seq,
+                "status": run.exchange.status,
+            }
+            for run in outcome.runs
+        ]
+        chain += [
+            {"hook": hook, "action": "deduplicated", "same_as": kept}
+            for hook, kept in outcome.duplicates
+        ]
+        if outcome.resolution is not None:
+            chain.append({"hook": outcome.resolution.by, "action": outcome.resolution.verdict})
+        tool = outcome.payload.get("tool_name")
+        self.journal.append(
+            Decision(
+                stage=outcome.event,
+                verdict=outcome.verdict,
+                by=", ".join(outcome.by),
+                reason=outcome.reason,
+                source=source,
+                turn=turn,
+                tool=tool if isinstance(tool, str) else None,
+                chain=chain,
+            )
+        )

@@ -1,0 +1,352 @@
+"""j-cli's hook chain (`HookManager::execute`, j-agent G4), run over real command hooks.
+
+For one event: hooks run in level order (builtin, user, project, session), each seeing the
+context as the hooks before it changed it. A hook is skipped when disabled or when its filter does
+not match. A failed run is retried at once `retry` times; when every attempt failed, on_error
+decides: skip goes on with the next hook, stop (or abort) ends the chain with `action: stop`.
+A stop or skip from a hook ends the chain and throws away every change made before it. The chain
+has a budget (30 s) checked before each hook and each attempt; it never interrupts a running hook.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspector.config.jcli_events import CONTEXT_FIELDS, LEVELS, filter_never_matches
+from inspector.config.jcli_result import KEPT_ON_HALT, ResultRead, halt, merge, read_result
+from inspector.config.jcli_warning import ConfigWarning
+from inspector.config.model import CommandHookSpec
+from inspector.hooks.command import CommandRun
+from inspector.hooks.command_hook import CommandHook
+from inspector.journal.journal import Journal
+from inspector.journal.records import STATUS_INVALID, STATUS_NOT_SENT, Decision, Exchange
+from inspector.protocol import command_findings as cf
+from inspector.protocol.finding import Finding
+
+JSONObject = dict[str, Any]
+
+DEFAULT_BUDGET_S = 30.0
+NOT_FOUND_EXIT = 127
+SKIPPED = "skipped"
+BUDGET_ERROR = "chain timeout"  # what j-cli's retry loop reports when the budget runs out
+
+
+def default_shell() -> tuple[str, ...]:
+    """How j-agent (G4) runs a command on Unix: a login bash, else a login sh."""
+    return ("bash", "-lc") if shutil.which("bash") else ("sh", "-lc")
+
+
+def hook_context(event: str, fields: JSONObject, cwd: str) -> JSONObject:
+    """The HookContext as serde writes it: struct order, absent (None) fields left out, cwd
+    always there."""
+    merged = {**fields, "event": event}
+    merged.setdefault("cwd", cwd)
+    ordered = {key: merged[key] for key in CONTEXT_FIELDS if merged.get(key) is not None}
+    extra = {key: value for key, value in merged.items() if key not in CONTEXT_FIELDS}
+    return {**ordered, **extra}
+
+
+def filter_matches(spec: CommandHookSpec, context: JSONObject) -> bool:
+    tool = context.get("tool_name")
+    if spec.tool_name is not None:
+        if tool != spec.tool_name:
+            return False
+    elif spec.tool_matcher is not None:
+        names = {piece.strip() for piece in spec.tool_matcher.split("|")}
+        if tool not in names:
+            return False
+    model = context.get("model")
+    return spec.model_prefix is None or (
+        isinstance(model, str) and model.startswith(spec.model_prefix)
+    )
+
+
+def metrics_label(spec: CommandHookSpec) -> str:
+    """j-cli's metrics key: hooks with the same label share counters."""
+    return f"{Path(spec.dir).name}: {spec.command}" if spec.dir else spec.command
+
+
+@dataclass(slots=True)
+class HookMetrics:
+    executions: int = 0  # attempts, retries included
+    successes: int = 0
+    failures: int = 0  # timeouts included
+    skipped: int = 0  # disabled, or the filter did not match
+    total_duration_ms: float = 0.0
+
+
+@dataclass(slots=True)
+class HookRun:
+    """One attempt of one hook, and the HookResult j-cli read from it (None when it failed)."""
+
+    name: str
+    exchange: Exchange
+    result: JSONObject | None
+
+
+@dataclass(slots=True)
+class ChainResult:
+    event: str
+    result: JSONObject | None  # j-cli's Option<HookResult>: None when no hook ran successfully
+    by: str = ""  # the hook whose stop/skip (or failure with on_error: stop) ended the chain
+    runs: list[HookRun] = field(default_factory=list)
+    decision: Decision | None = None
+
+    @property
+    def action(self) -> str | None:
+        return self.get("action")
+
+    def get(self, key: str) -> Any:
+        return (self.result or {}).get(key)
+
+    @property
+    def deciding_run(self) -> HookRun | None:
+        """The last attempt of the hook that ended the chain."""
+        return next((run for run in reversed(self.runs) if run.name == self.by), None)
+
+
+class JcliChain:
+    def __init__(
+        self,
+        hooks: Iterable[CommandHookSpec],
+        journal: Journal,
+        *,
+        cwd: str | None = None,
+        shell: tuple[str, ...] | None = None,
+        budget_s: float = DEFAULT_BUDGET_S,
+        warnings: Iterable[ConfigWarning] = (),
+    ) -> None:
+        self.journal = journal
+        self.cwd = cwd or os.getcwd()
+        self.shell = shell or default_shell()
+        self.budget_s = budget_s
+        order = {level: rank for rank, level in enumerate(LEVELS)}
+        specs = sorted(hooks, key=lambda spec: (order.get(spec.level, len(LEVELS)), spec.priority))
+        self.hooks: dict[str, list[CommandHook]] = {}
+        for spec in specs:
+            hook = CommandHook(spec, journal, self.shell, cwd=self.cwd)
+            self.hooks.setdefault(spec.event, []).append(hook)
+        by_label: dict[str, HookMetrics] = {}
+        self.metrics: dict[str, HookMetrics] = {
+            spec.name: by_label.setdefault(metrics_label(spec), HookMetrics()) for spec in specs
+        }
+        self._warnings: dict[str, list[Finding]] = {}
+        for warning in warnings:
+            if warning.hook is not None:
+                self._warnings.setdefault(warning.hook, []).append(warning.finding)
+
+    @property
+    def login_shell(self) -> bool:
+        return any(arg.startswith("-") and "l" in arg for arg in self.shell[1:])
+
+    async def fire(
+        self, event: str, context: JSONObject, *, source: str, turn: str | None = None
+    ) -> ChainResult:
+        hooks = self.hooks.get(event, [])
+        if not hooks:
+            return ChainResult(event, None)
+        firing = _Firing(self, event, hook_context(event, context, self.cwd), source, turn)
+        return await firing.run(hooks)
+
+    def take_warnings(self, name: str) -> list[Finding]:
+        """The config warnings of a hook, once: they go on its first exchange."""
+        return self._warnings.pop(name, [])
+
+    def hook_env(self, spec: CommandHookSpec, event: str) -> dict[str, str]:
+        env = {"JCLI_HOOK_EVENT": event, "JCLI_CWD": self.cwd, "JCLI_HOOK_DIR": spec.dir or ""}
+        if spec.dir:
+            env["PATH"] = spec.dir + os.pathsep + os.environ.get("PATH", "")
+        return env
+
+
+class _Firing:
+    """One run of the chain for one event."""
+
+    def __init__(
+        self, chain: JcliChain, event: str, context: JSONObject, source: str, turn: str | None
+    ) -> None:
+        self.chain = chain
+        self.event = event
+        self.context = context
+        self.source = source
+        self.turn = turn
+        self.started = time.monotonic()
+        self.final: JSONObject = {}
+        self.had_mod = False
+        self.changed_by: list[str] = []
+        self.runs: list[HookRun] = []
+        self.outcomes: list[JSONObject] = []
+
+    def spent(self) -> bool:
+        return time.monotonic() - self.started > self.chain.budget_s
+
+    async def run(self, hooks: list[CommandHook]) -> ChainResult:
+        for index, hook in enumerate(hooks):
+            if self.spent():
+                for rest in hooks[index:]:
+                    self.outcome(rest.spec.name, "not run: chain budget spent", "not run")
+                reason = f"the {self.chain.budget_s:g} s chain budget was spent"
+                return self.done(self.final if self.had_mod else None, "", reason)
+            ended = await self.run_hook(hook)
+            if ended is not None:
+                return ended
+        return self.done(self.final if self.had_mod else None)
+
+    async def run_hook(self, hook: CommandHook) -> ChainResult | None:
+        spec, metrics = hook.spec, self.chain.metrics[hook.spec.name]
+        never = filter_never_matches(spec)
+        if not spec.enabled or never or not filter_matches(spec, self.context):
+            metrics.skipped += 1
+            if never:
+                self.journal_never(spec, never)
+            why = "disabled" if not spec.enabled else "filter never matches" if never else "filter"
+            self.outcome(spec.name, f"skipped ({why})", SKIPPED)
+            return None
+        error, last = "", None
+        for attempt in range(1 + spec.retry):
+            if self.spent():
+                error = BUDGET_ERROR
+                if last is not None:
+                    message = f"no retry {attempt}/{spec.retry}: {error}"
+                    last.findings.append(cf.finding("jcli-chain-budget", message))
+                break
+            if last is not None:
+                self.label(last, f"failed → retry {attempt}/{spec.retry}")
+            exchange, run = await hook.call(
+                self.context,
+                source=self.source,
+                turn=self.turn,
+                env=self.chain.hook_env(spec, self.event),
+            )
+            read = self.read(spec, exchange, run)
+            metrics.executions += 1
+            metrics.total_duration_ms += run.duration_ms
+            self.runs.append(HookRun(spec.name, exchange, read.result))
+            retry_note = f" (retry {attempt}/{spec.retry})" if attempt else ""
+            if read.result is not None:
+                metrics.successes += 1
+                return self.succeeded(spec, exchange, read.result, retry_note)
+            metrics.failures += 1
+            error, last = read.error or "failed", exchange
+        return self.failed(spec, last, error)
+
+    def read(self, spec: CommandHookSpec, exchange: Exchange, run: CommandRun) -> ResultRead:
+        """The attempt as j-cli judges it, with its findings on the exchange."""
+        exchange.findings += self.chain.take_warnings(spec.name)
+        if run.exit_code is not None and run.ignored_stdin:
+            exchange.findings += cf.stdin_unread(run.unread_stdin)
+        if run.exit_code == 0:
+            read = read_result(run.stdout, login_shell=self.chain.login_shell)
+            if read.error is not None:
+                exchange.status, exchange.error = STATUS_INVALID, read.error
+        else:
+            read = ResultRead(None, exchange.error or "failed")
+            if run.exit_code == 2:
+                read.findings += cf.exit_2()
+            program = (spec.command.split() or [""])[0]
+            if self.path_was_reset(spec, program, run):
+                read.findings += cf.path_reset(program, spec.dir or "")
+        exchange.findings += read.findings
+        return read
+
+    def path_was_reset(self, spec: CommandHookSpec, program: str, run: CommandRun) -> bool:
+        """A bare program name from the hook folder that the shell could not find."""
+        return bool(
+            spec.dir
+            and self.chain.login_shell
+            and run.exit_code == NOT_FOUND_EXIT
+            and "/" not in program
+            and (Path(spec.dir) / program).is_file()
+        )
+
+    def succeeded(
+        self, spec: CommandHookSpec, exchange: Exchange, result: JSONObject, note: str
+    ) -> ChainResult | None:
+        action = result.get("action")
+        if action is not None:
+            self.note_discarded(spec, exchange, result)
+            self.label(exchange, action + note)
+            self.outcome(spec.name, action, exchange.status)
+            reason = str(result.get("retry_feedback") or result.get("system_message") or "")
+            return self.done(halt(result), spec.name, reason)
+        merge(result, self.context, self.final)
+        self.had_mod = True
+        if result:
+            self.changed_by.append(spec.name)
+        label = f"merged: {', '.join(result)}" if result else "no change"
+        self.label(exchange, label + note)
+        self.outcome(spec.name, label, exchange.status)
+        return None
+
+    def failed(
+        self, spec: CommandHookSpec, last: Exchange | None, error: str
+    ) -> ChainResult | None:
+        stops = spec.on_error in ("stop", "abort")
+        then = f"stop (on_error: {spec.on_error})" if stops else "skip"
+        failure = "failed, then the chain budget ran out" if error == BUDGET_ERROR else "failed"
+        if last is not None:
+            self.label(last, f"{failure} → {then}")
+        self.outcome(spec.name, f"{failure} → {then}", last.status if last else "not run")
+        if stops:
+            return self.done({"action": "stop"}, spec.name, f"{spec.name} failed: {error}")
+        return None
+
+    def note_discarded(self, spec: CommandHookSpec, exchange: Exchange, result: JSONObject) -> None:
+        own = [key for key in result if key not in KEPT_ON_HALT]
+        parts = []
+        if own:
+            parts.append(f"this hook's {', '.join(own)}")
+        if self.changed_by:
+            parts.append(f"the changes of {', '.join(self.changed_by)}")
+        if parts:
+            message = f"{result['action']} drops {' and '.join(parts)}"
+            exchange.findings.append(cf.finding("jcli-changes-discarded", message))
+
+    def journal_never(self, spec: CommandHookSpec, why: str) -> None:
+        findings = [
+            *self.chain.take_warnings(spec.name),
+            cf.finding("jcli-filter-never-matches", why),
+        ]
+        self.chain.journal.append(
+            Exchange(
+                hook=spec.name,
+                method=self.event,
+                request=dict(self.context),
+                status=STATUS_NOT_SENT,
+                error="filter can never match on this event",
+                action=SKIPPED,
+                source=self.source,
+                turn=self.turn,
+                findings=findings,
+            )
+        )
+
+    def label(self, exchange: Exchange, action: str) -> None:
+        exchange.action = action
+        self.chain.journal.update(exchange)
+
+    def outcome(self, name: str, action: str, status: str) -> None:
+        self.outcomes.append({"hook": name, "action": action, "status": status})
+
+    def done(self, result: JSONObject | None, by: str = "", reason: str = "") -> ChainResult:
+        action = (result or {}).get("action")
+        verdict = action or ("changed" if self.changed_by else "no change")
+        decision = self.chain.journal.append(
+            Decision(
+                stage=self.event,
+                verdict=verdict,
+                by=by,
+                reason=reason,
+                source=self.source,
+                turn=self.turn,
+                tool=self.context.get("tool_name"),
+                chain=self.outcomes,
+            )
+        )
+        return ChainResult(self.event, result, by, self.runs, decision)
