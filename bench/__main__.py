@@ -1,4 +1,5 @@
-"""`python -m bench [--quick] [--json]`: run every benchmark, print one table."""
+"""`python -m bench [--quick] [--json] [--plot PATH]`: run every benchmark, print one table,
+and draw the figures (a full run: bench/results.svg)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,17 @@ import json
 import os
 import platform
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bench import BENCHMARKS, Row
+from bench import BENCHMARKS, Row, plot
+
+DEFAULT_PLOT = Path(__file__).with_name("results.svg")
 
 
 def run_all(quick: bool) -> list[Row]:
@@ -29,10 +34,14 @@ def figure(value: float) -> str:
 
 
 def target_cell(row: Row) -> str:
-    if row.target is None:
+    """`<= 1.5x` for a ratio target, `<= 50` (in the row's unit) for an absolute one."""
+    bounds = [f"<= {row.target:g}x"] if row.target is not None else []
+    if row.limit is not None:
+        bounds.append(f"<= {row.limit:,.0f}" if row.limit >= 100 else f"<= {row.limit:g}")
+    if not bounds:
         return ""
     verdict = "[green]met[/]" if row.met else "[red]missed[/]"
-    return f"<= {row.target:g}x {verdict}"
+    return f"{', '.join(bounds)} {verdict}"
 
 
 def machine(load_before: float) -> dict[str, Any]:
@@ -45,14 +54,18 @@ def machine(load_before: float) -> dict[str, Any]:
     }
 
 
+def host_line(host: dict[str, Any]) -> str:
+    before, after = host["load_average"]
+    return f"Python {host['python']}, {host['cpus']} CPUs, load average {before:.2f} -> {after:.2f}"
+
+
 def table(rows: list[Row], quick: bool, host: dict[str, Any]) -> Table:
     """Figures in columns; each note becomes a numbered footnote, so the table fits 80 columns."""
     title = "hook-inspector benchmarks" + (" (quick: too few samples to trust)" if quick else "")
     notes = list(dict.fromkeys(row.note for row in rows if row.note))
-    before, after = host["load_average"]
     lines = [
         "ratio = measured / baseline, both measured in this run",
-        f"Python {host['python']}, {host['cpus']} CPUs, load average {before:.2f} -> {after:.2f}",
+        host_line(host),
         *(f"({number}) {note}" for number, note in enumerate(notes, 1)),
     ]
     caption = "\n".join(lines)
@@ -76,6 +89,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="tiny counts, for a CI smoke run")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--plot",
+        type=Path,
+        metavar="PATH",
+        help="draw the figures to PATH (SVG, and a PNG if cairosvg is there); "
+        "default: bench/results.svg for a full run, no picture for --quick",
+    )
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     rows = run_all(args.quick)
@@ -86,6 +106,11 @@ def main() -> None:
         print()
     else:
         Console().print(table(rows, args.quick, host))
+    path = args.plot or (None if args.quick else DEFAULT_PLOT)
+    if path is not None:
+        subtitle = f"{time.strftime('%Y-%m-%d')}, {host_line(host)}"
+        written = plot.write(rows, path, subtitle + (", quick" if args.quick else ""))
+        print(f"drawn: {', '.join(map(str, written))}", file=sys.stderr)
 
 
 if __name__ == "__main__":

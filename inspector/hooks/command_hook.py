@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.command import CommandRun, run_command
@@ -21,6 +21,15 @@ from inspector.journal.records import (
 )
 
 READY = "ready"
+
+
+class HostMetrics(Protocol):
+    """Counters a host keeps per hook (j-cli's executions, successes, failures, skipped)."""
+
+    executions: int
+    failures: int
+    skipped: int
+    total_duration_ms: float
 
 
 class CommandHook:
@@ -43,6 +52,7 @@ class CommandHook:
         self.state = READY  # nothing runs between calls, so a command hook is always ready
         self.pid: int | None = None
         self.stats = HookStats()
+        self.metrics: HostMetrics | None = None  # the host's own counters, where it keeps any
 
     @property
     def name(self) -> str:

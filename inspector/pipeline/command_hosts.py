@@ -3,6 +3,8 @@ Claude Code's parallel hooks. Both fire an event with a context and journal ever
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
@@ -40,3 +42,27 @@ def command_hooks(host: CommandHost | None) -> list[CommandHook]:
 def events(host: CommandHost | None) -> list[str]:
     """The events this host's hooks listen to: what the composer offers as methods."""
     return sorted({hook.spec.event for hook in command_hooks(host)})
+
+
+def context_template(host: CommandHost | None, event: str) -> dict[str, Any]:
+    """A believable stdin context for one event, for the composer to start from."""
+    if isinstance(host, ClaudeHooks):
+        context: dict[str, Any] = {
+            "session_id": "composer",
+            "transcript_path": "",
+            "cwd": host.project_dir,
+            "permission_mode": "default",
+            "hook_event_name": event,
+        }
+        if "ToolUse" in event:
+            context |= {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
+        if event == "UserPromptSubmit":
+            context["prompt"] = "What does this project do?"
+        return context
+    cwd = host.cwd if isinstance(host, JcliChain) else "."
+    context = {"event": event, "session_id": "composer", "cwd": cwd}
+    if "tool" in event:
+        context |= {"tool_name": "Bash", "tool_arguments": '{"command":"ls"}'}
+    if event in ("pre_send_message", "post_send_message"):
+        context["user_input"] = "What does this project do?"
+    return context

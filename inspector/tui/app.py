@@ -19,8 +19,10 @@ from inspector.demo import DEMO_CONFIG, scenarios_near
 from inspector.drivers.runners import turn_runner
 from inspector.drivers.scenario import load_scenario
 from inspector.engine import Engine
+from inspector.hooks.command_hook import CommandHook
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import STATUS_HELD, Exchange, Record, Reload
+from inspector.pipeline.command_hosts import context_template, events
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.watcher import Reloader
 from inspector.tui.screens.approval import ApprovalScreen, ApprovalVerdict, PromptView
@@ -108,7 +110,11 @@ class InspectorApp(App[int]):
         return dict(THEME_VARIABLE_DEFAULTS)
 
     def compose(self) -> ComposeResult:
-        yield HooksPanel(lambda: self.engine.hooks.values(), self.engine.journal, id="hooks")
+        yield HooksPanel(
+            lambda: [*self.engine.hooks.values(), *self.engine.command_hooks()],
+            self.engine.journal,
+            id="hooks",
+        )
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield ExchangeList(self.engine.journal, id="exchanges")
@@ -314,7 +320,7 @@ class InspectorApp(App[int]):
         exchange = self._selected_exchange()
         if exchange is None or not isinstance(exchange.request, dict):
             return
-        params = exchange.request.get("params")
+        params = params_of(exchange)
         initial = ComposeRequest(
             target=exchange.hook,
             method=exchange.method,
@@ -332,8 +338,19 @@ class InspectorApp(App[int]):
             else:
                 self._send(request)
 
-        hooks = sorted(self.engine.hooks)
-        self.push_screen(ComposerScreen(hooks=hooks, initial=initial), sent)
+        commands = self.engine.commands
+        if commands is None:
+            screen = ComposerScreen(hooks=sorted(self.engine.hooks), initial=initial)
+        else:  # command hooks: an event and its stdin context, not a JSON-RPC method
+            names = sorted({hook.name for hook in self.engine.command_hooks()})
+            screen = ComposerScreen(
+                hooks=names,
+                methods=events(commands),
+                initial=initial,
+                template=lambda event: context_template(commands, event),
+                pipeline_methods=events(commands),
+            )
+        self.push_screen(screen, sent)
 
     @work(group="send", exit_on_error=False)
     async def _send(self, request: ComposeRequest) -> None:
@@ -496,11 +513,16 @@ class InspectorApp(App[int]):
         exchange = self._selected_exchange()
         if exchange is None or exchange.raw_request is None:
             return
+        command = next((h for h in self.engine.command_hooks() if h.name == exchange.hook), None)
         hook = self.engine.hooks.get(exchange.hook)
-        if hook is None or not hook.spec.command:
+        if command is not None:
+            line = command_one_liner(exchange.raw_request, command)
+        elif hook is not None and hook.spec.command:
+            line = shell_one_liner(exchange, hook.spec.command, hook.spec.dir)
+        else:
             self.notify("That hook has no command to replay against.", severity="warning")
             return
-        self.copy_to_clipboard(shell_one_liner(exchange, hook.spec.command, hook.spec.dir))
+        self.copy_to_clipboard(line)
         self.notify("Copied a shell one-liner that replays this request.")
 
     # ---- help and palette ------------------------------------------------------------------
@@ -540,6 +562,19 @@ class InspectorApp(App[int]):
             if active.binding.id:
                 keys.setdefault(active.binding.id, []).append(active.binding.key_display or key)
         return {binding_id: ", ".join(found) for binding_id, found in keys.items()}
+
+
+def command_one_liner(stdin: str, hook: CommandHook) -> str:
+    """A command hook's run again: the same stdin into the same command, through its shell."""
+    run = " ".join(shlex.quote(part) for part in (*hook.shell, hook.spec.command))
+    prefix = f"cd {shlex.quote(hook.cwd)} && " if hook.cwd else ""
+    return f"{prefix}printf '%s' {shlex.quote(stdin)} | {run}"
+
+
+def params_of(exchange: Exchange) -> Any:
+    """What was sent: a JSON-RPC request's params, or a command hook's whole stdin context."""
+    request = exchange.request or {}
+    return request.get("params") if "jsonrpc" in request else request
 
 
 def shell_one_liner(exchange: Exchange, command: tuple[str, ...], cwd: str | None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,9 +106,11 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
         methods: list[str] | None = None,
         initial: ComposeRequest | None = None,
         template: Callable[[str], dict[str, Any]] = templates.template,
+        pipeline_methods: Collection[str] = tuple(stages.STAGE_FOR_METHOD),
     ) -> None:
         super().__init__()
         self._hooks = hooks
+        self._pipeline_methods = frozenset(pipeline_methods)
         self._methods = list(methods or REQUEST_METHODS)
         if initial is not None and initial.method not in self._methods:
             self._methods.insert(0, initial.method)
@@ -126,7 +128,7 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
 
     def compose(self) -> ComposeResult:
         targets: list[tuple[Text, str | None]] = [(Text(hook), hook) for hook in self._hooks]
-        targets.append((Text("whole pipeline (stage methods)"), None))
+        targets.append((Text("whole pipeline"), None))
         wanted = self._initial.target if self._initial else next(iter(self._hooks), None)
         target = wanted if wanted in self._hooks else None  # a hook gone since: the pipeline
         with Vertical(id="dialog") as dialog:
@@ -178,9 +180,9 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
         if (
             isinstance(parsed, dict)
             and self._target() is None
-            and method not in stages.STAGE_FOR_METHOD
+            and method not in self._pipeline_methods
         ):
-            return f"the whole pipeline only takes a stage method, not {method}"
+            return f"the whole pipeline does not take {method}"
         return parsed
 
     def _validate(self) -> None:

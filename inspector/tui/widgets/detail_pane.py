@@ -140,9 +140,32 @@ def raw_view(record: Record | None) -> Text:
         return _wire("stdout line", record.line, record.size)
     if not isinstance(record, Exchange):
         return Text(NOTHING if record is None else NOT_APPLICABLE, DIM)
+    if is_command(record):
+        return command_view(record)
     text = _wire("→ request", record.raw_request)
     text.append("\n\n")
     return text.append_text(_wire("← response", record.raw_response))
+
+
+def is_command(record: Exchange) -> bool:
+    """A command hook's run (one process per call): its method is the host's event name,
+    never a `hook.` JSON-RPC method."""
+    return not record.method.startswith("hook.")
+
+
+def command_view(record: Exchange) -> Text:
+    """One run of a command hook: what went in, what came out, how it ended."""
+    if record.exit_code is not None:
+        ending = f"exit code {record.exit_code}"
+    else:
+        ending = record.error or record.status
+    duration = "" if record.duration_ms is None else f" after {record.duration_ms:.1f} ms"
+    text = Text.assemble((f"{ending}{duration}\n\n", BOLD))
+    text.append_text(_wire("stdin", record.raw_request))
+    text.append("\n\n")
+    text.append_text(_wire("stdout", record.raw_response))
+    text.append("\n\n")
+    return text.append_text(_wire("stderr", record.stderr))
 
 
 def _wire(title: str, line: str | None, size: int | None = None) -> Text:
@@ -170,6 +193,9 @@ def stderr_lines(journal: Journal, record: Record) -> list[Stderr] | None:
     outward from the record's place in the journal, so the cost is the window, not the journal."""
     if not isinstance(record, (Exchange, Noise)):
         return None
+    if isinstance(record, Exchange) and is_command(record):  # its own pipe, kept whole
+        lines = (record.stderr or "").splitlines()
+        return [Stderr(ts=record.ts, hook=record.hook, line=line) for line in lines]
     start, end = stderr_window(record)
     records = journal.records
     low = high = bisect_left(records, record.seq, key=lambda item: item.seq)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from rich.text import Text
 from textual.widgets import DataTable
 
+from inspector.config.model import CommandHookSpec
+from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.stats import HookStats
 from inspector.journal.journal import Journal
 from inspector.journal.records import Lifecycle, Record, Reload
@@ -25,6 +28,8 @@ COLUMNS = (
     "median",
     "restarts",
     "reloaded",
+    "skipped",
+    "total",
 )
 STATE_STYLE = {
     "ready": "green",
@@ -84,7 +89,9 @@ crashed or failed its handshake is shown in red. Live agents connected through
             self.refresh_rows()
 
     def refresh_rows(self) -> None:
-        rows = [self._row(hook) for hook in sorted(self._hooks(), key=_order)]
+        hooks = sorted(self._hooks(), key=_order)
+        names = Counter(hook.name for hook in hooks)
+        rows = [self._row(hook, names[hook.name] > 1) for hook in hooks]
         rows += [_relay_row(state) for state in self._relays.values()]
         if [row[0].plain for row in rows] != [str(key.value) for key in self.rows]:
             self.clear()
@@ -95,23 +102,38 @@ crashed or failed its handshake is shown in red. Live agents connected through
             for column, cell in zip(self.columns, row, strict=False):
                 self.update_cell(row[0].plain, column, cell, update_width=True)
 
-    def _row(self, hook: Hook) -> tuple[Text, ...]:
+    def _row(self, hook: Hook | CommandHook, shared_name: bool) -> tuple[Text, ...]:
+        """One hook. A command hook shows its event where a process hook shows its modes,
+        and its host's own counters (j-cli's skipped and total time) where it keeps any."""
         state = getattr(hook, "state", "ready")
         stats: HookStats = getattr(hook, "stats", HookStats())
         pid = getattr(hook, "pid", None)
         median = stats.median_ms
         trouble = state in ("failed", "exited") or stats.failures > 0
+        spec = hook.spec
+        label = (
+            f"{hook.name} · {spec.event}"
+            if shared_name and isinstance(spec, CommandHookSpec)
+            else hook.name
+        )
+        metrics = getattr(hook, "metrics", None)
         return (
-            Text(hook.name, style="bold red" if trouble else "bold"),
+            Text(label, style="bold red" if trouble else "bold"),
             Text(state, style=STATE_STYLE.get(state, "")),
             Text(str(pid) if pid else "-", style="dim"),
-            Text(",".join(hook.spec.modes) or hook.spec.kind),
-            Text(str(hook.spec.priority)),
-            Text(str(stats.calls)),
+            Text(
+                spec.event
+                if isinstance(spec, CommandHookSpec)
+                else ",".join(spec.modes) or spec.kind
+            ),
+            Text(spec.level if isinstance(spec, CommandHookSpec) else str(spec.priority)),
+            Text(str(metrics.executions if metrics else stats.calls)),
             Text(str(stats.failures), style="red" if stats.failures else ""),
             Text(f"{median:.1f} ms" if median is not None else "-"),
             Text(str(stats.restarts), style="yellow" if stats.restarts else ""),
             Text(_clock(self._reloaded.get(hook.name)), style="dim"),
+            Text(str(metrics.skipped) if metrics else "-"),
+            Text(f"{metrics.total_duration_ms:.0f} ms" if metrics else "-"),
         )
 
 
@@ -127,5 +149,5 @@ def _clock(ts: float | None) -> str:
     return time.strftime("%H:%M:%S", time.localtime(ts)) if ts else "-"
 
 
-def _order(hook: Hook) -> tuple[int, str]:
+def _order(hook: Hook | CommandHook) -> tuple[int, str]:
     return (hook.spec.priority, hook.name)
