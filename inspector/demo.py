@@ -12,7 +12,10 @@ DEMO_SCENARIO = EXAMPLES / "demo_scenario.yaml"
 
 def scenarios_near(config_path: Path | None) -> list[Path]:
     """Scenario files a user can pick: those next to the config, or the demo ones."""
-    folder = config_path.parent if config_path else EXAMPLES
+    if config_path is None:
+        folder = EXAMPLES
+    else:  # a j-cli or Claude Code project is a folder; a config file sits in one
+        folder = config_path if config_path.is_dir() else config_path.parent
     return sorted(
         path for pattern in ("*scenario*.yaml", "*scenario*.yml") for path in folder.glob(pattern)
     )
@@ -21,8 +24,5 @@ def scenarios_near(config_path: Path | None) -> list[Path]:
 def default_scenario(config_path: Path | None) -> Path:
     """The scenario a run plays when none is named: the first one next to the config (a j-cli
     or Claude Code example brings its own), else the demo's."""
-    if config_path is None:
-        return DEMO_SCENARIO
-    folder = config_path if config_path.is_dir() else config_path.parent
-    found = scenarios_near(folder / "config")
+    found = scenarios_near(config_path) if config_path is not None else []
     return found[0] if found else DEMO_SCENARIO

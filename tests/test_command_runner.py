@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
 from pathlib import Path
 
@@ -64,3 +66,15 @@ async def test_a_large_context_is_written_in_full() -> None:
         (PY, "-c", "import sys; print(len(sys.stdin.read()))"), payload, timeout_s=10
     )
     assert run.stdout.strip() == str(len(payload))
+
+
+async def test_a_cancelled_run_kills_its_process_tree(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    running = asyncio.create_task(
+        run_command(("sh", "-c", f"echo $$ > {pid_file}; sleep 30"), "", timeout_s=60)
+    )
+    await wait_for(lambda: pid_file.exists() and pid_file.read_text().strip() != "")
+    running.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await running
+    await wait_for(lambda: is_dead(int(pid_file.read_text())), timeout=5)

@@ -81,6 +81,12 @@ async def run_command(
             timed_out = True
             _kill_group(proc.pid)
             await proc.wait()
+        except asyncio.CancelledError:  # the caller gave up (a turn or the app ended)
+            _kill_group(proc.pid)
+            readers.cancel()
+            writing.cancel()
+            await asyncio.shield(proc.wait())
+            raise
         # children that outlive the command may hold the pipes open; do not wait for them
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(asyncio.shield(readers), KILL_GRACE_S)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import shlex
 from pathlib import Path
 
-from inspector.config.model import Config, HookSpec
+from inspector.config.model import CommandHookSpec, Config, HookSpec
 
 SCRIPT_SUFFIXES = frozenset({".py", ".js", ".mjs", ".ts", ".sh", ".rb", ".pl", ".php", ".lua"})
 
@@ -38,7 +40,37 @@ def watched_paths(config_path: Path, config: Config | None) -> dict[Path, set[st
         for file in hook_files(spec):
             for path in _with_targets(file):
                 paths.setdefault(path, set()).add(spec.name)
+    for file in config.files if config else ():  # HOOK.yaml files, Claude settings files
+        for path in _with_targets(file):
+            paths.setdefault(path, set())
+    for command in config.command_hooks if config else ():
+        for file in command_files(command, config.workdir if config else None):
+            for path in _with_targets(file):
+                paths.setdefault(path, set()).add(command.name)
     return paths
+
+
+def command_files(spec: CommandHookSpec, workdir: Path | None) -> list[Path]:
+    """The scripts a shell command line runs: words that name an existing file, relative to
+    the hook's own folder or the folder the host runs it in ($VARS are expanded)."""
+    try:
+        words = shlex.split(spec.command)
+    except ValueError:
+        return []
+    bases = [Path(base) for base in (spec.dir, workdir) if base]
+    env = {"JCLI_HOOK_DIR": spec.dir or "", "CLAUDE_PROJECT_DIR": str(workdir or "")}
+    found = []
+    for word in words:
+        expanded = Path(os.path.expandvars(_expand(word, env)))
+        candidates = [expanded] if expanded.is_absolute() else [base / expanded for base in bases]
+        found += [path for path in candidates if path.is_file()][:1]
+    return found
+
+
+def _expand(word: str, env: dict[str, str]) -> str:
+    for name, value in env.items():
+        word = word.replace(f"${{{name}}}", value).replace(f"${name}", value)
+    return word
 
 
 def folders(paths: dict[Path, set[str]]) -> list[Path]:
