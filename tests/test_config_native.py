@@ -330,7 +330,7 @@ NATIVE_ERRORS = [
         "hooks:\n  gate:\n    kind: plugin\n",
         3,
         "hooks.gate.kind",
-        'unsupported kind "plugin"; expected process or manual',
+        'unsupported kind "plugin"; expected process, manual or command',
         id="unknown-kind",
     ),
     pytest.param(

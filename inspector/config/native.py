@@ -29,13 +29,28 @@ from inspector.config.fields import (
     want_str,
     want_str_list,
 )
-from inspector.config.model import Config, Defaults, HookSpec, TimeoutBehaviour
+from inspector.config.jcli_events import EVENTS as JCLI_EVENTS
+from inspector.config.model import (
+    CommandHookSpec,
+    CommandHost,
+    Config,
+    Defaults,
+    HookSpec,
+    TimeoutBehaviour,
+)
+from inspector.protocol.claude_events import EVENTS as CLAUDE_EVENTS
 
 ROOT_KEYS = ("defaults", "hooks")
 DEFAULT_KEYS = tuple(item.name for item in dataclasses.fields(Defaults))
 PROCESS_KEYS = ("kind", "command", "dir", "env", "priority", "intercept", "observe", "enabled")
 MANUAL_KEYS = ("kind", "priority", "intercept", "enabled", "on_timeout")
 ON_TIMEOUT: dict[str, TimeoutBehaviour] = {"deny": "deny", "allow": "allow"}
+COMMAND_KEYS = (
+    *("kind", "host", "event", "command", "timeout_ms", "dir", "priority", "enabled"),
+    *("matcher", "retry", "on_error", "tool_name", "tool_matcher", "model_prefix"),
+)
+COMMAND_HOSTS: dict[str, CommandHost] = {"jcli": "jcli", "claude": "claude"}
+COMMAND_EVENTS = {"jcli": JCLI_EVENTS, "claude": CLAUDE_EVENTS}
 
 
 def read_native(doc: Document, config_path: Path) -> Config:
@@ -49,7 +64,21 @@ def read_native(doc: Document, config_path: Path) -> Config:
     defaults = _defaults(doc, field(doc, (), root, "defaults", want_map, {}))
     hooks = want_map(doc, ("hooks",), root["hooks"])
     specs = tuple(_hook(doc, name, raw, config_path) for name, raw in hooks.items())
-    return Config(hooks=specs, defaults=defaults, path=config_path, format="native")
+    commands = {spec.host for spec in specs if isinstance(spec, CommandHookSpec)}
+    if commands and (len(commands) > 1 or len(commands) < len({type(spec) for spec in specs})):
+        message = (
+            "a config holds process and manual hooks, or command hooks of one host (jcli or "
+            "claude), not a mix: a turn follows one host's rules"
+        )
+        raise doc.error(("hooks",), message)
+    host = next(iter(commands), None)
+    return Config(
+        hooks=specs,
+        defaults=defaults,
+        path=config_path,
+        format=host or "native",
+        workdir=config_path.parent if host else None,
+    )
 
 
 def _defaults(doc: Document, entry: Mapping[str, object]) -> Defaults:
@@ -65,7 +94,7 @@ def _want_ms(doc: Document, path: KeyPath, value: object) -> int:
     return ms
 
 
-def _hook(doc: Document, name: str, raw: object, config_path: Path) -> HookSpec:
+def _hook(doc: Document, name: str, raw: object, config_path: Path) -> HookSpec | CommandHookSpec:
     path: KeyPath = ("hooks", name)
     entry = want_map(doc, path, raw)
     kind = field(doc, path, entry, "kind", want_str, "process")
@@ -73,7 +102,48 @@ def _hook(doc: Document, name: str, raw: object, config_path: Path) -> HookSpec:
         return _process_hook(doc, name, entry, config_path)
     if kind == "manual":
         return _manual_hook(doc, name, entry, config_path)
-    raise doc.error((*path, "kind"), f'unsupported kind "{kind}"; expected process or manual')
+    if kind == "command":
+        return _command_hook(doc, name, entry, config_path)
+    message = f'unsupported kind "{kind}"; expected process, manual or command'
+    raise doc.error((*path, "kind"), message)
+
+
+def _command_hook(
+    doc: Document, name: str, entry: Mapping[str, object], config_path: Path
+) -> CommandHookSpec:
+    """One process per call, run by the rules of `host` (j-cli or Claude Code)."""
+    path: KeyPath = ("hooks", name)
+    _check_keys(doc, path, entry, COMMAND_KEYS, "a command hook")
+    host = field(doc, path, entry, "host", want_str, "")
+    if host not in COMMAND_EVENTS:
+        where = (*path, "host") if "host" in entry else path
+        raise doc.error(where, f'host must be jcli or claude, got "{host}"')
+    event = field(doc, path, entry, "event", want_str, "")
+    if event not in COMMAND_EVENTS[host]:
+        hint = did_you_mean(event, COMMAND_EVENTS[host])
+        raise doc.error((*path, "event"), f'{host} has no event "{event}"{hint}')
+    command = field(doc, path, entry, "command", want_str, "")
+    if not command.strip():
+        raise doc.error((*path, "command") if "command" in entry else path, "command is required")
+    folder = field(doc, path, entry, "dir", want_str, "")
+    return CommandHookSpec(
+        name=name,
+        host=COMMAND_HOSTS[host],
+        event=event,
+        command=command,
+        timeout_ms=_want_ms(doc, (*path, "timeout_ms"), entry.get("timeout_ms", 30_000)),
+        dir=os.path.normpath(config_path.parent / folder),
+        retry=field(doc, path, entry, "retry", want_int, 0),
+        on_error=field(doc, path, entry, "on_error", want_str, "skip"),
+        matcher=field(doc, path, entry, "matcher", want_str, None),
+        tool_name=field(doc, path, entry, "tool_name", want_str, None),
+        tool_matcher=field(doc, path, entry, "tool_matcher", want_str, None),
+        model_prefix=field(doc, path, entry, "model_prefix", want_str, None),
+        level="project",
+        priority=field(doc, path, entry, "priority", want_int, 0),
+        enabled=field(doc, path, entry, "enabled", want_bool, True),
+        source=str(config_path),
+    )
 
 
 def _process_hook(
