@@ -248,10 +248,6 @@ def test_any_scenario_text_parses_or_is_a_config_error(text: str) -> None:
         assert str(error).startswith("fuzz.yaml")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="drivers/scenario.py json_mapping lets construct_object's ValueError escape",
-)
 def test_an_impossible_date_in_scenario_arguments_is_a_config_error() -> None:
     text = (
         "turns:\n- user: hi\n  rounds:\n  - tool_calls:\n    - tool: x\n"

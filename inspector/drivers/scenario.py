@@ -293,7 +293,10 @@ class _Reader:
         where = _join(key, name)
         if not isinstance(node, MappingNode):
             raise self.error(node, where, "must be a mapping")
-        value = self.loader.construct_object(node, deep=True)
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except ValueError as exc:  # e.g. a date that does not exist: 2001-13-01
+            raise self.error(node, where, f"holds a value YAML cannot read ({exc})") from exc
         try:
             json.dumps(value, allow_nan=False)
         except (TypeError, ValueError) as exc:
