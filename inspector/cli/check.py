@@ -125,7 +125,7 @@ def _print(reports: list[HookReport]) -> None:
                 continue
             console.print(Text("  ").append_text(describe(record)))
             for finding in record.findings_list:
-                console.print(finding_line(finding))
+                console.print(finding_line(finding, record.host))
         for problem in report.problems:
             console.print(Text(f"  ✗ {problem}", style="red"))
     failed = sum(1 for report in reports if report.problems)

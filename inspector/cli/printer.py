@@ -83,7 +83,7 @@ class Printer:
         line.append_text(describe(record))
         self.console.print(line)
         for finding in record.findings_list:
-            self.console.print(finding_line(finding))
+            self.console.print(finding_line(finding, record.host))
 
 
 def describe(record: Record) -> Text:
@@ -150,12 +150,12 @@ def _decision(record: Decision) -> Text:
     return text
 
 
-def finding_line(finding: Finding) -> Text:
+def finding_line(finding: Finding, host: str = "PicoClaw") -> Text:
     text = Text("          ")
     text.append(f"[{finding.severity}] {finding.code}", style=SEVERITY_STYLE[finding.severity])
     text.append(f" {one_line(finding.message)}")
     if finding.picoclaw:
-        text.append(f"  (PicoClaw: {one_line(finding.picoclaw)})", style="dim")
+        text.append(f"  ({host}: {one_line(finding.picoclaw)})", style="dim")
     return text
 
 

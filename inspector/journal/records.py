@@ -53,6 +53,15 @@ class Record:
     def findings_list(self) -> list[Finding]:
         return getattr(self, "findings", [])
 
+    @property
+    def host(self) -> str:
+        """Whose behaviour a finding's `picoclaw` field describes: PicoClaw for JSON-RPC
+        records, the command hook's host (by the shape of its event name) otherwise."""
+        method = getattr(self, "method", "")
+        if not method or method.startswith("hook."):
+            return "PicoClaw"
+        return "j-cli" if method.islower() else "Claude Code"
+
 
 @dataclass(slots=True)
 class Exchange(Record):

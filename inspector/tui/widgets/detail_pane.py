@@ -236,7 +236,7 @@ def findings_view(record: Record | None) -> Text:
         text.append(one_line(finding.code), BOLD)
         text.append(f"\n  {one_line(finding.message, 2_000)}")
         if finding.picoclaw:
-            text.append(f"\n  PicoClaw would: {one_line(finding.picoclaw, 2_000)}", DIM)
+            text.append(f"\n  {record.host} would: {one_line(finding.picoclaw, 2_000)}", DIM)
         text.append("\n\n")
     return text
 
