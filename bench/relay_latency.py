@@ -63,6 +63,7 @@ async def run_async(quick: bool) -> list[Row]:
             None,
             f"baseline = the same hook called directly; adds {added:.2f} ms "
             f"(target < {TARGET_ADDED_MS:.0f} ms: {verdict})",
+            limit=before + TARGET_ADDED_MS,
         )
     ]
 
