@@ -37,7 +37,7 @@ def target_cell(row: Row) -> str:
     """`<= 1.5x` for a ratio target, `<= 50` (in the row's unit) for an absolute one."""
     bounds = [f"<= {row.target:g}x"] if row.target is not None else []
     if row.limit is not None:
-        bounds.append(f"<= {row.limit:,.0f}" if row.limit >= 100 else f"<= {row.limit:g}")
+        bounds.append(f"<= {row.limit:,.4g}")
     if not bounds:
         return ""
     verdict = "[green]met[/]" if row.met else "[red]missed[/]"
