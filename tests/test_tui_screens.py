@@ -148,7 +148,7 @@ async def test_whole_pipeline_target_sends_none_and_needs_a_stage_method() -> No
         editor_of(screen)
         screen.query_one("#target", Select).value = None
         await pilot.pause()
-        assert "only takes a stage method" in plain(screen.query_one("#status", Label))
+        assert "does not take hook.hello" in plain(screen.query_one("#status", Label))
         assert screen.query_one("#send", Button).disabled
 
         screen.query_one("#method", Select).value = "hook.before_llm"
