@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import yaml
@@ -10,6 +12,7 @@ from conftest import wait_for
 from test_reload import hook_script
 from textual.message import Message
 from textual.notifications import Notify
+from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_support import make_app, running
 
@@ -17,7 +20,7 @@ from inspector.config import load_config
 from inspector.engine import Engine
 from inspector.hooks.process import ProcessHook
 from inspector.journal.records import Exchange, Reload
-from inspector.tui.app import Session
+from inspector.tui.app import InspectorApp, Session
 from inspector.tui.screens.pick import PickScreen
 from inspector.tui.screens.replay_report import ReplayReportScreen
 
@@ -36,21 +39,30 @@ def write_config(folder: Path, priority: int = 0) -> Path:
     return path
 
 
-async def test_saving_a_script_changes_the_next_answer_and_nothing_else(tmp_path: Path) -> None:
+@asynccontextmanager
+async def watching_app(
+    tmp_path: Path, message_hook: Callable[[Message], None] | None = None
+) -> AsyncIterator[tuple[InspectorApp, Engine, Path, Pilot[int]]]:
+    """The app on two script hooks, alpha and beta, with every hook up and the watcher armed."""
     for name in ("alpha", "beta"):
         (tmp_path / f"{name}.py").write_text(hook_script(f"{name}-v1"))
     config = write_config(tmp_path)
     engine = Engine(load_config(config))
     app = make_app(Session(engine, config_path=config), tmp_path / "settings")
+    async with running(app, message_hook=message_hook) as pilot:
+        await wait_for(lambda: all(getattr(h, "running", False) for h in engine.hooks.values()))
+        await wait_for(lambda: app.reloader is not None and app.reloader.armed.is_set())
+        yield app, engine, config, pilot
+
+
+async def test_saving_a_script_changes_the_next_answer_and_nothing_else(tmp_path: Path) -> None:
     notes: list[str] = []
 
     def collect(message: Message) -> None:
         if isinstance(message, Notify):
             notes.append(message.notification.message)
 
-    async with running(app, message_hook=collect) as pilot:
-        await wait_for(lambda: all(getattr(h, "running", False) for h in engine.hooks.values()))
-        await wait_for(lambda: app.reloader is not None and app.reloader.armed.is_set())
+    async with watching_app(tmp_path, collect) as (app, engine, config, pilot):
         beta = engine.hooks["beta"]
         assert isinstance(beta, ProcessHook)
         beta_pid = beta.pid
@@ -74,14 +86,7 @@ async def test_saving_a_script_changes_the_next_answer_and_nothing_else(tmp_path
 
 
 async def test_reload_by_hand_and_paused_watching(tmp_path: Path) -> None:
-    for name in ("alpha", "beta"):
-        (tmp_path / f"{name}.py").write_text(hook_script(f"{name}-v1"))
-    config = write_config(tmp_path)
-    engine = Engine(load_config(config))
-    app = make_app(Session(engine, config_path=config), tmp_path / "settings")
-    async with running(app) as pilot:
-        await wait_for(lambda: all(getattr(h, "running", False) for h in engine.hooks.values()))
-        await wait_for(lambda: app.reloader is not None and app.reloader.armed.is_set())
+    async with watching_app(tmp_path) as (app, engine, _config, pilot):
         await pilot.press("W")
         assert app.reloader is not None and app.reloader.paused
         write_config(tmp_path, priority=3)
@@ -94,14 +99,7 @@ async def test_reload_by_hand_and_paused_watching(tmp_path: Path) -> None:
 
 
 async def test_replaying_this_session_after_an_edit_shows_what_changed(tmp_path: Path) -> None:
-    for name in ("alpha", "beta"):
-        (tmp_path / f"{name}.py").write_text(hook_script(f"{name}-v1"))
-    config = write_config(tmp_path)
-    engine = Engine(load_config(config))
-    app = make_app(Session(engine, config_path=config), tmp_path / "settings")
-    async with running(app) as pilot:
-        await wait_for(lambda: all(getattr(h, "running", False) for h in engine.hooks.values()))
-        await wait_for(lambda: app.reloader is not None and app.reloader.armed.is_set())
+    async with watching_app(tmp_path) as (app, engine, _config, pilot):
         for name in ("alpha", "beta"):
             await engine.send_to_hook(name, "hook.before_tool", {"tool": "t"})
         (tmp_path / "alpha.py").write_text(hook_script("alpha-v2"))
