@@ -166,6 +166,24 @@ class Approvals:
         self._changed()
         return future
 
+    async def ask(
+        self, prompt: ApprovalPrompt, on_timeout: Callable[[], Resolution]
+    ) -> Resolution | None:
+        """Queue `prompt` and wait for the person (or a rule) until its timeout, then take
+        `on_timeout()`. None when the approvals were closed before anyone answered."""
+        future = self.request(prompt)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self.patience(prompt))
+        except asyncio.TimeoutError:
+            # a decision in the same loop turn as the timeout still counts
+            if future.done():
+                return future.result()
+            self.withdraw(prompt.id)
+            return on_timeout()
+        except asyncio.CancelledError:
+            self.withdraw(prompt.id)
+            raise
+
     def patience(self, prompt: ApprovalPrompt) -> float:
         """How long to wait for a person: the prompt's timeout, or nothing when unattended."""
         return 0.0 if self.unattended else prompt.timeout_s

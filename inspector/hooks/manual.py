@@ -98,16 +98,9 @@ class ManualHook:
             self._finish(exchange, started, STATUS_ERROR, f"{method} failed: method not found")
             return exchange
         prompt = self._prompt(exchange, params if isinstance(params, dict) else {}, timeout_ms)
-        future = self.approvals.request(prompt)
         try:
-            resolution = await asyncio.wait_for(
-                asyncio.shield(future), self.approvals.patience(prompt)
-            )
-        except asyncio.TimeoutError:
-            # a decision in the same loop turn as the timeout still counts
-            resolution = future.result() if future.done() else self._timed_out(prompt)
+            resolution = await self.approvals.ask(prompt, lambda: self._timed_out(prompt))
         except asyncio.CancelledError:
-            self.approvals.withdraw(prompt.id)
             self._finish(exchange, started, STATUS_CANCELLED, "the caller gave up")
             raise
         if resolution is None:
@@ -149,7 +142,6 @@ class ManualHook:
         )
 
     def _timed_out(self, prompt: ApprovalPrompt) -> Resolution:
-        self.approvals.withdraw(prompt.id)
         allow = self.spec.on_timeout == "allow"
         reason = self.approvals.no_answer(prompt, f"on_timeout: {self.spec.on_timeout}")
         return Resolution(allow, reason, ALLOW_ONCE if allow else DENY, TIMEOUT)

@@ -153,21 +153,11 @@ class ClaudeHooks:
         )
 
     async def _wait(self, prompt: ApprovalPrompt) -> Resolution:
-        future = self.approvals.request(prompt)
-        try:
-            resolution = await asyncio.wait_for(
-                asyncio.shield(future), self.approvals.patience(prompt)
-            )
-        except asyncio.TimeoutError:
-            # a decision in the same loop turn as the timeout still counts
-            resolution = future.result() if future.done() else None
-            if resolution is None:
-                self.approvals.withdraw(prompt.id)
-                reason = self.approvals.no_answer(prompt, "on timeout: deny")
-                return Resolution(False, reason, DENY_VERDICT, TIMEOUT)
-        except asyncio.CancelledError:
-            self.approvals.withdraw(prompt.id)
-            raise
+        def deny() -> Resolution:
+            reason = self.approvals.no_answer(prompt, "on timeout: deny")
+            return Resolution(False, reason, DENY_VERDICT, TIMEOUT)
+
+        resolution = await self.approvals.ask(prompt, deny)
         if resolution is None:
             return Resolution(False, "the inspector closed unanswered", DENY_VERDICT, CLOSED)
         return resolution
