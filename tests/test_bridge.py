@@ -69,6 +69,7 @@ PARAMS: dict[str, dict[str, Any]] = {
     },
 }
 MODES = ["observe", "llm", "tool", "approve"]
+NOBODY = 65534  # the conventional uid and gid of nobody
 RELAY = [sys.executable, "-m", "inspector.bridge.relay_main"]
 
 StartAgent = Callable[..., Awaitable[FakeAgent]]
@@ -683,11 +684,34 @@ async def test_the_default_socket_is_private_whatever_the_umask(
             # even reach it
             with pytest.raises(ListenError, match="another inspector is listening"):
                 await engine.listen()
+            if os.geteuid() == 0:  # root can become another user and knock
+                assert await connect_as_nobody(path) == "PermissionError"
             await listener.close()
             assert not path.exists()
     finally:
         os.umask(umask)
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+async def connect_as_nobody(path: Path) -> str:
+    """What another user's process gets when it tries to connect to `path`: a forked child
+    drops to nobody and knocks (no exec, so it needs no interpreter nobody may run)."""
+    outcomes = {0: "connected", 13: "PermissionError"}
+    pid = os.fork()
+    if pid == 0:  # the child: a few syscalls, then out, whatever happens
+        code = 99
+        try:
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            socket.socket(socket.AF_UNIX).connect(str(path))
+            code = 0
+        except PermissionError:
+            code = 13
+        finally:
+            os._exit(code)
+    _, status = await asyncio.to_thread(os.waitpid, pid, 0)
+    return outcomes.get(os.waitstatus_to_exitcode(status), "something else")
 
 
 def test_a_socket_in_someone_elses_place_is_not_taken(tmp_path: Path) -> None:
