@@ -271,11 +271,13 @@ class ProcessHook:
         """Send a notification. Returns an error text when it could not be written."""
         if not self.running or self._proc is None or self._proc.stdin is None:
             return f"hook {self.name!r} is {self.state}"
+        stdin = self._proc.stdin
+        if stdin.is_closing():
+            return f"hook {self.name!r} closed its stdin"
         try:
-            self._proc.stdin.write(jsonrpc.encode(jsonrpc.notification(method, params)))
-            await asyncio.wait_for(
-                self._proc.stdin.drain(), self.defaults.observer_timeout_ms / 1000
-            )
+            stdin.write(jsonrpc.encode(jsonrpc.notification(method, params)))
+            if stdin.transport.get_write_buffer_size():  # the pipe is full: wait, within limits
+                await asyncio.wait_for(stdin.drain(), self.defaults.observer_timeout_ms / 1000)
         except asyncio.TimeoutError:
             return f"write timed out after {self.defaults.observer_timeout_ms} ms"
         except (BrokenPipeError, ConnectionResetError) as exc:
