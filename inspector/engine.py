@@ -18,8 +18,10 @@ from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Exchange, Reload
 from inspector.pipeline.answers import host_reading
+from inspector.pipeline.claude_outcome import EventOutcome
 from inspector.pipeline.command_hosts import CommandHost, command_hooks, command_host
 from inspector.pipeline.gate import Gate, GatedHook, Held, Predicate
+from inspector.pipeline.jcli_chain import ChainResult
 from inspector.pipeline.pipeline import Hook, Pipeline
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import STAGE_FOR_METHOD
@@ -205,7 +207,7 @@ class Engine:
 
     async def send_through_pipeline(
         self, method: str, params: dict[str, Any], *, source: str = "composer"
-    ) -> StageResult | ApprovalResult | object:
+    ) -> StageResult | ApprovalResult | ChainResult | EventOutcome:
         """A stage request through every hook that intercepts it, as the host would send it;
         for command hooks, the event fired through their host's rules."""
         if self.commands is not None:

@@ -32,7 +32,7 @@ def load_config(path: str | Path) -> Config:
     settings file (or a project folder holding either); anything wrong is a ConfigError."""
     file = str(path)
     config_path = Path(os.path.abspath(path))
-    host = command_host(config_path)
+    host = host_of_path(config_path)
     if host == "claude":
         claude = read_claude(config_path)
         return replace(
@@ -68,7 +68,7 @@ def _read_text(file: str, config_path: Path) -> str:
         raise ConfigError(file, message, line=line) from None
 
 
-def command_host(path: Path) -> str | None:
+def host_of_path(path: Path) -> str | None:
     """Which command-hook host a path belongs to, from where it sits: "claude", "jcli" or None
     (a native or PicoClaw file)."""
     if path.is_dir():

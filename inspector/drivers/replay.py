@@ -125,10 +125,6 @@ def recorded_requests(records: Iterable[Record]) -> list[Exchange]:
     return sorted(exchanges, key=lambda exchange: exchange.seq)
 
 
-def params_of(exchange: Exchange) -> Any:
-    return (exchange.request or {}).get("params")
-
-
 async def replay(engine: Engine, records: Iterable[Record]) -> ReplayReport:
     """Send each recorded request, one at a time, to the started engine's hook of the same name."""
     report = ReplayReport()
@@ -155,7 +151,7 @@ async def _replay_one(engine: Engine, recorded: Exchange) -> ReplayItem:
     if hook.spec.kind == "manual":
         return replace(item, note=f"{recorded.hook} is a manual hook: a person answers it")
     exchange = await engine.send_to_hook(
-        recorded.hook, recorded.method, params_of(recorded), source="replay"
+        recorded.hook, recorded.method, recorded.params, source="replay"
     )
     replayed = answer_of(exchange)
     same = canonical(replayed) == canonical(item.recorded)

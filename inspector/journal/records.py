@@ -57,10 +57,9 @@ class Record:
     def host(self) -> str:
         """Whose behaviour a finding's `picoclaw` field describes: PicoClaw for JSON-RPC
         records, the command hook's host (by the shape of its event name) otherwise."""
-        method = getattr(self, "method", "")
-        if not method or method.startswith("hook."):
+        if not getattr(self, "by_command", False):
             return "PicoClaw"
-        return "j-cli" if method.islower() else "Claude Code"
+        return "j-cli" if getattr(self, "method", "").islower() else "Claude Code"
 
 
 @dataclass(slots=True)
@@ -87,6 +86,18 @@ class Exchange(Record):
     # command hooks only: raw_request is the stdin, raw_response the stdout
     exit_code: int | None = None
     stderr: str | None = None
+
+    @property
+    def by_command(self) -> bool:
+        """A command hook's run (one process per call): its method is the host's event name,
+        never a `hook.` JSON-RPC method."""
+        return not self.method.startswith("hook.")
+
+    @property
+    def params(self) -> Any:
+        """What was sent: a JSON-RPC request's params, or a command hook's whole stdin context."""
+        request = self.request or {}
+        return request if self.by_command else request.get("params")
 
 
 @dataclass(slots=True)

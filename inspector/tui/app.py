@@ -320,7 +320,7 @@ class InspectorApp(App[int]):
         exchange = self._selected_exchange()
         if exchange is None or not isinstance(exchange.request, dict):
             return
-        params = params_of(exchange)
+        params = exchange.params
         initial = ComposeRequest(
             target=exchange.hook,
             method=exchange.method,
@@ -569,12 +569,6 @@ def command_one_liner(stdin: str, hook: CommandHook) -> str:
     run = " ".join(shlex.quote(part) for part in (*hook.shell, hook.spec.command))
     prefix = f"cd {shlex.quote(hook.cwd)} && " if hook.cwd else ""
     return f"{prefix}printf '%s' {shlex.quote(stdin)} | {run}"
-
-
-def params_of(exchange: Exchange) -> Any:
-    """What was sent: a JSON-RPC request's params, or a command hook's whole stdin context."""
-    request = exchange.request or {}
-    return request.get("params") if "jsonrpc" in request else request
 
 
 def shell_one_liner(exchange: Exchange, command: tuple[str, ...], cwd: str | None) -> str:

@@ -140,17 +140,11 @@ def raw_view(record: Record | None) -> Text:
         return _wire("stdout line", record.line, record.size)
     if not isinstance(record, Exchange):
         return Text(NOTHING if record is None else NOT_APPLICABLE, DIM)
-    if is_command(record):
+    if record.by_command:
         return command_view(record)
     text = _wire("→ request", record.raw_request)
     text.append("\n\n")
     return text.append_text(_wire("← response", record.raw_response))
-
-
-def is_command(record: Exchange) -> bool:
-    """A command hook's run (one process per call): its method is the host's event name,
-    never a `hook.` JSON-RPC method."""
-    return not record.method.startswith("hook.")
 
 
 def command_view(record: Exchange) -> Text:
@@ -193,7 +187,7 @@ def stderr_lines(journal: Journal, record: Record) -> list[Stderr] | None:
     outward from the record's place in the journal, so the cost is the window, not the journal."""
     if not isinstance(record, (Exchange, Noise)):
         return None
-    if isinstance(record, Exchange) and is_command(record):  # its own pipe, kept whole
+    if isinstance(record, Exchange) and record.by_command:  # its own pipe, kept whole
         lines = (record.stderr or "").splitlines()
         return [Stderr(ts=record.ts, hook=record.hook, line=line) for line in lines]
     start, end = stderr_window(record)
