@@ -45,10 +45,6 @@ def call(command: str, tool: str = "exec") -> Call:
     return {"meta": META, "tool": tool, "arguments": {"command": command}}
 
 
-def params_of(exchange: Exchange) -> Any:
-    return (exchange.request or {}).get("params")
-
-
 def result_of(exchange: Exchange) -> Any:
     return (exchange.response or {}).get("result")
 
@@ -187,7 +183,7 @@ async def test_compose_and_send_to_a_chosen_hook_and_method(tmp_path: Path) -> N
         (sent,) = from_source(app, "composer")
         await until(pilot, lambda: listed(app)[-1] is sent, what="the new row in the list")
         assert not isinstance(app.screen, ComposerScreen)
-    assert (sent.hook, sent.method, params_of(sent)) == ("beta", "hook.before_tool", call("ls -la"))
+    assert (sent.hook, sent.method, sent.params) == ("beta", "hook.before_tool", call("ls -la"))
     assert result_of(sent) == {"action": "modify", "call": call("ls -la")}
 
 
@@ -213,7 +209,7 @@ async def test_resend_the_highlighted_exchange_with_an_edit_and_revert(tmp_path:
         resent = from_source(app, "composer")[-1]
         await until(pilot, lambda: listed(app)[-1] is resent, what="the new row in the list")
     assert (resent.hook, resent.method) == ("alpha", "hook.before_tool")
-    assert params_of(resent) == result_of(resent)["call"] == call("ls -la")
+    assert resent.params == result_of(resent)["call"] == call("ls -la")
 
 
 # ---- intercept -----------------------------------------------------------------------------
@@ -279,7 +275,7 @@ async def test_intercept_e_edits_the_held_request_then_forwards_it(tmp_path: Pat
         await pilot.press("ctrl+s")
         exchange = await task
     assert exchange is held and exchange.status == "ok" and exchange.edited
-    assert params_of(exchange) == result_of(exchange)["call"] == call("ls /")
+    assert exchange.params == result_of(exchange)["call"] == call("ls /")
     assert app.engine.gate.originals[held.seq] == call("rm -rf /")
     assert received_commands(tmp_path) == ["ls /"]
     assert [d.verdict for d in decisions(app, by="human")] == ["forwarded edited"]
