@@ -9,10 +9,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from inspector.config.model import Config, Defaults, HookSpec
 
 HOOKS = Path(__file__).parent / "hooks"
 SCRIPTED = HOOKS / "scripted.py"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets an empty HOME of its own. The developer's ~/.claude and ~/.jdata are never
+    read, and a hook's login shell (`bash -lc`) sources nothing of theirs: a shell startup that
+    runs `pyenv rehash`, killed with a timed-out hook, would leave a lock that stalls every later
+    login shell for a minute."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    return folder
 
 
 def scripted(

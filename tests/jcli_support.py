@@ -8,23 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from inspector.config.model import CommandHookSpec
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange
 
 SCRIPTS = Path(__file__).parent / "hooks" / "jcli"
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A clean HOME: the login shell sources nothing of the developer's, and j-cli's user level
-    (~/.jdata/agent) is empty until a test writes it."""
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    return folder
 
 
 def sh(script: str, *args: object) -> str:

@@ -13,15 +13,6 @@ from inspector.config.claude import load_claude, read_claude
 from inspector.config.errors import ConfigError
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets an empty home of its own, so the real ~/.claude is never read."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    return home
-
-
 def hooks(event: str, *commands: str, matcher: str | None = None, **more: Any) -> dict:
     group: dict[str, Any] = {"hooks": [{"type": "command", "command": c, **more} for c in commands]}
     if matcher is not None:

@@ -58,10 +58,7 @@ async def run(hooks: ClaudeHooks, scenario: Any = SCENARIO) -> ClaudeTurnOutcome
     return outcome
 
 
-async def test_events_fire_in_claude_codes_order_with_their_fields(
-    tmp_path: Path, monkeypatch: Any
-) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+async def test_events_fire_in_claude_codes_order_with_their_fields(tmp_path: Path) -> None:
     record = tmp_path / "events.jsonl"
     outcome = await run(claude_hooks(*recorders(record), project_dir=tmp_path))
     events = recorded(record)
@@ -191,8 +188,7 @@ async def test_a_deferred_call_ends_the_turn(tmp_path: Path) -> None:
     assert outcome.status == "deferred" and outcome.tool_uses == []
 
 
-async def test_the_example_project(tmp_path: Path, monkeypatch: Any) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path))
+async def test_the_example_project(tmp_path: Path) -> None:
     settings = read_claude(EXAMPLE)
     log = tmp_path / "tools.jsonl"
     hooks = ClaudeHooks(

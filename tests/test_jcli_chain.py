@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jcli_support import (  # noqa: F401  (home is an autouse fixture)
+from jcli_support import (
     codes,
     decisions,
     exchanges,
-    home,
     record,
     recorded,
     reply,

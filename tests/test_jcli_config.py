@@ -6,7 +6,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from jcli_support import home  # noqa: F401  (an autouse fixture)
 
 from inspector.config.errors import ConfigError
 from inspector.config.jcli import load_jcli, read_jcli
@@ -32,7 +31,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def user_hooks() -> Path:
-    return Path.home() / ".jdata" / "agent" / "hooks"  # HOME is the test's (see home)
+    return Path.home() / ".jdata" / "agent" / "hooks"  # HOME is the test's own (conftest.home)
 
 
 def test_project_folder_layout(project: Path) -> None:

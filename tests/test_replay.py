@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import SCRIPTED
+from conftest import SCRIPTED, wait_for
 
 from inspector.demo import DEMO_CONFIG, EXAMPLES
 from inspector.journal.records import Exchange
@@ -118,8 +118,9 @@ async def test_open_shows_the_saved_session_without_starting_hooks(
     session: Path, tmp_path: Path
 ) -> None:
     app = InspectorApp(read_only_session(session), settings_path=tmp_path)
-    async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause()
-        rows = app.query_one(ExchangeList).rows
-        assert any(isinstance(r, Exchange) and r.hook == "review_gate" for r in rows)
+    async with app.run_test(size=(160, 48)):
+        exchanges = app.query_one(ExchangeList)
+        await wait_for(
+            lambda: any(isinstance(r, Exchange) and r.hook == "review_gate" for r in exchanges.rows)
+        )
         assert app.engine.hooks == {}

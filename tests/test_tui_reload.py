@@ -62,7 +62,7 @@ async def test_saving_a_script_changes_the_next_answer_and_nothing_else(tmp_path
         if isinstance(message, Notify):
             notes.append(message.notification.message)
 
-    async with watching_app(tmp_path, collect) as (app, engine, config, pilot):
+    async with watching_app(tmp_path, collect) as (app, engine, config, _pilot):
         beta = engine.hooks["beta"]
         assert isinstance(beta, ProcessHook)
         beta_pid = beta.pid
@@ -73,9 +73,11 @@ async def test_saving_a_script_changes_the_next_answer_and_nothing_else(tmp_path
         answer = await engine.send_to_hook("alpha", "hook.before_tool", {"tool": "t"})
         assert answer.response is not None and answer.response["result"]["reason"] == "alpha-v2"
         assert engine.hooks["beta"] is beta and beta.pid == beta_pid
-        await pilot.pause()
-        shown = [row for row in app.query_one("#exchanges").rows if isinstance(row, Reload)]
-        assert shown and shown[-1].restarted == ["alpha"]
+        exchanges = app.query_one("#exchanges")
+        # The list takes new records on its 20 Hz ingest tick, so the row lands a moment later.
+        await wait_for(lambda: any(isinstance(row, Reload) for row in exchanges.rows))
+        shown = [row for row in exchanges.rows if isinstance(row, Reload)]
+        assert shown[-1].restarted == ["alpha"]
 
         config.write_text("hooks: [not, a, map]\n")
         await wait_for(lambda: any(r.error for r in engine.journal.of_type(Reload)))
