@@ -30,6 +30,9 @@ from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.pick import PickScreen
 from inspector.tui.screens.rules import RulesScreen
 from inspector.tui.settings import SETTINGS_FILE, load_settings
+from inspector.tui.widgets.detail_pane import DetailPane
+from inspector.tui.widgets.event_stream import EventStream
+from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.tui.widgets.hooks_panel import HooksPanel
 
 META = {"AgentID": "main", "TurnID": "turn-1", "SessionKey": "agent:main:main"}
@@ -651,6 +654,24 @@ async def test_the_refresh_tick_outlives_the_main_widgets(tmp_path: Path) -> Non
     async with running(app) as pilot:
         await app.query_one(HooksPanel).remove()
         await pilot.pause(2 * REFRESH_S)  # long enough for one tick, whatever its phase
+
+
+async def test_a_highlight_that_arrives_after_the_main_widgets_are_gone_is_ignored(
+    tmp_path: Path,
+) -> None:
+    """A list following its tail just before exit posts Highlighted; the app handles it after
+    Textual has emptied the main screen."""
+    app = quiet_app(tmp_path)
+    async with running(app) as pilot:
+        stale = ExchangeList.Highlighted(None, exchange_list(app))
+        await app.query_one(EventStream).remove()
+        await app.query_one(DetailPane).remove()
+        handled = asyncio.Event()
+        app.post_message(stale)
+        app.call_later(handled.set)  # the app's queue is in order: this runs after the message
+        # A handler that raised ends the app (return code 1), and the callback never runs.
+        await until(pilot, lambda: handled.is_set() or app.return_code is not None)
+        assert app.return_code is None
 
 
 async def test_the_composer_editor_follows_a_light_theme(tmp_path: Path) -> None:

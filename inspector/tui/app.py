@@ -238,10 +238,14 @@ class InspectorApp(App[int]):
     def _show(self, message: ExchangeList.Highlighted | EventStream.Highlighted) -> None:
         """The detail pane follows the list the user is in; a list that merely follows its
         tail in the background does not take the pane away."""
-        events = self.query_one(EventStream)
+        # A list that followed its tail just before the app exited posts this after Textual has
+        # emptied the main screen: then there is nothing to show it in.
+        events, panes = self.query(EventStream), self.query(DetailPane)
+        if not events or not panes:
+            return
         from_events = isinstance(message, EventStream.Highlighted)
-        if from_events == events.has_focus:
-            self.query_one(DetailPane).show(message.record)
+        if from_events == events.first().has_focus:
+            panes.first().show(message.record)
 
     @property
     def selected(self) -> Record | None:
