@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +201,27 @@ async def test_a_crash_mid_call_fails_the_call_at_once_and_the_hook_restarts() -
     exited = next(r for r in hook.journal.of_type(Lifecycle) if r.state == "exited")
     assert exited.exit_code == 3 and "never restarts" in exited.picoclaw
     assert hook.stats.restarts == 1
+
+
+def open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+async def test_crashes_restarts_and_stop_leave_no_pipe_open() -> None:
+    before = open_fds()
+    script = {"before_tool": {"exit": 3}}  # every new process crashes on its first call
+    hook = ProcessHook(scripted("crashy", script), Journal(), Defaults(), restart=True)
+    await hook.start()
+    try:
+        for _ in range(2):
+            pid = hook.pid
+            await hook.call("hook.before_tool", {}, timeout_ms=5000, source="t")
+            await wait_for(lambda: hook.running and hook.pid != pid)  # noqa: B023
+    finally:
+        await hook.stop()
+    assert hook.stats.restarts == 2
+    await wait_for(lambda: open_fds() <= before)
 
 
 async def test_a_call_to_a_dead_hook_is_not_sent() -> None:

@@ -11,6 +11,7 @@ from collections import deque
 from typing import Any
 
 from inspector.config.model import Defaults, HookSpec
+from inspector.hooks.pipes import HookChild, start_child
 from inspector.hooks.stats import HookStats
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
@@ -29,14 +30,12 @@ from inspector.journal.records import (
     Stderr,
 )
 from inspector.protocol import findings, jsonrpc
-from inspector.protocol.framing import LineSplitter
+from inspector.protocol.framing import Line
 from inspector.protocol.stages import HELLO
 from inspector.protocol.templates import hello_params
 
 CLOSE_GRACE_S = 2.0  # PicoClaw: close stdin, wait 2 s, then kill
 EXIT_DRAIN_S = 0.2  # after exit, how long stdout may still deliver answers (a child may hold it)
-READ_CHUNK = 1 << 20
-STREAM_LIMIT = 1 << 22  # lets a 1 MiB answer arrive without pausing the pipe
 BACKOFF_START_S = 0.25
 BACKOFF_MAX_S = 30.0
 STABLE_AFTER_S = 10.0  # a run this long resets the restart backoff
@@ -76,6 +75,7 @@ class ProcessHook:
         self.pid: int | None = None
         self.stats = HookStats()
         self._proc: asyncio.subprocess.Process | None = None
+        self._child: HookChild | None = None
         self._next_id = 0
         self._pending: dict[int, tuple[asyncio.Future[tuple[dict[str, Any], str]], Exchange]] = {}
         self._finished: dict[int, Exchange] = {}  # answered or timed out, for late/duplicate ids
@@ -149,55 +149,50 @@ class ProcessHook:
 
     async def _spawn(self) -> bool:
         env = {**os.environ, **self.spec.env_dict} if self.spec.env else None
-        loop = asyncio.get_running_loop()
         try:
-            transport, protocol = await loop.subprocess_exec(
-                lambda: _ExitProtocol(STREAM_LIMIT, loop),
-                *self.spec.command,
+            child = await start_child(
+                self.spec.command,
                 cwd=self.spec.dir,
                 env=env,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                start_new_session=True,  # so a stop also reaches children holding the pipes
+                on_stdout=self._on_stdout_line,
+                on_stderr=self._on_stderr_line,
             )
         except OSError as exc:
             self._set_state(FAILED, detail=f"cannot start {self.spec.command[0]!r}: {exc}")
             return False
-        proc = asyncio.subprocess.Process(transport, protocol, loop)
+        proc = child.process
+        self._child = child
         self._proc = proc
         self.pid = proc.pid
         self._next_id = 0
         self._finished.clear()
-        self._stdout_done = asyncio.Event()
-        self._exited = protocol.exited
+        self._stdout_done = child.stdout.ended
+        self._exited = child.exited
         self._started_at = time.monotonic()
         self._set_state(STARTING, detail=" ".join(self.spec.command))
-        self._tasks = [
-            asyncio.create_task(self._read_stdout(proc)),
-            asyncio.create_task(self._read_stderr(proc)),
-            asyncio.create_task(self._watch_exit(proc, self._exited)),
-        ]
+        self._tasks = [asyncio.create_task(self._watch_exit(child))]
         return True
 
     async def _close_process(self) -> None:
         proc, self._proc = self._proc, None  # an exit we caused is not a crash
-        if proc is None:
+        child, self._child = self._child, None
+        if proc is None or child is None:
             return
         if proc.stdin is not None and not proc.stdin.is_closing():
             proc.stdin.close()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._exited.wait(), CLOSE_GRACE_S)
         _kill_group(proc.pid)
-        # bounded: a grandchild that left the group may hold the pipes for as long as it likes
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(proc.wait(), CLOSE_GRACE_S)
+        with contextlib.suppress(asyncio.TimeoutError):  # reaped: its exit status is known
+            await asyncio.wait_for(self._exited.wait(), CLOSE_GRACE_S)
+        await child.close_outputs(CLOSE_GRACE_S)
 
-    async def _watch_exit(self, proc: asyncio.subprocess.Process, exited: asyncio.Event) -> None:
-        await exited.wait()
+    async def _watch_exit(self, child: HookChild) -> None:
+        proc = child.process
+        await child.exited.wait()
         code = proc.returncode
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._stdout_done.wait(), EXIT_DRAIN_S)
+            await asyncio.wait_for(child.stdout.ended.wait(), EXIT_DRAIN_S)
         _kill_group(proc.pid)  # its children would hold the pipes and outlive every stop
         reason = "process exited" if code == 0 else f"exit status {code}"
         self._fail_pending(STATUS_EXITED, reason)
@@ -208,6 +203,7 @@ class ProcessHook:
         self._set_state(EXITED, detail=reason, exit_code=code, picoclaw=NO_RESTART_NOTE)
         if self.restart_enabled:
             self._restart_task = asyncio.create_task(self._restart_later())
+        await child.close_outputs(CLOSE_GRACE_S)  # after the restart is on its way, not before
 
     async def _restart_later(self) -> None:
         if time.monotonic() - self._started_at > STABLE_AFTER_S:
@@ -301,7 +297,11 @@ class ProcessHook:
         rpc_id = self._next_id
         message = jsonrpc.request(rpc_id, method, params)
         text = jsonrpc.go_json(message)
-        wire = (text + "\n").encode()
+        started = time.perf_counter()
+        # Written before the bookkeeping below, which then overlaps the hook's work: no answer
+        # can be read before this coroutine next yields, and write() itself never raises (a
+        # broken pipe surfaces in drain, or as the hook's exit).
+        proc.stdin.write((text + "\n").encode())
         fields = {
             "hook": self.name,
             "method": method,
@@ -322,9 +322,7 @@ class ProcessHook:
             asyncio.get_running_loop().create_future()
         )
         self._pending[rpc_id] = (future, exchange)
-        started = time.perf_counter()
         try:
-            proc.stdin.write(wire)
             answer, raw = await _answer(proc.stdin, future, timeout_s)
         except asyncio.TimeoutError:
             reason = f"no answer within {timeout_ms} ms"
@@ -393,22 +391,11 @@ class ProcessHook:
 
     # ---- reading ---------------------------------------------------------------------------
 
-    async def _read_stdout(self, proc: asyncio.subprocess.Process) -> None:
-        assert proc.stdout is not None
-        splitter = LineSplitter()
-        try:
-            while chunk := await proc.stdout.read(READ_CHUNK):
-                for line in splitter.feed(chunk):
-                    self._on_stdout_line(line.data, line.size, line.over_picoclaw_limit)
-            for line in splitter.close():
-                self._on_stdout_line(line.data, line.size, line.over_picoclaw_limit)
-        finally:
-            self._stdout_done.set()
-
-    def _on_stdout_line(self, data: bytes, size: int, oversized: bool) -> None:
-        extra: list[Finding] = findings.oversized_line(size) if oversized else []
-        incoming = jsonrpc.decode(data)
-        text = data.decode("utf-8", errors="replace")
+    def _on_stdout_line(self, line: Line) -> None:
+        size = line.size
+        extra: list[Finding] = findings.oversized_line(size) if line.over_picoclaw_limit else []
+        incoming = jsonrpc.decode(line.data)
+        text = incoming.text
         pending = self._pending.get(incoming.rpc_id) if incoming.kind == "response" else None
         if pending is not None and not pending[0].done():
             future, exchange = pending
@@ -445,32 +432,10 @@ class ProcessHook:
             return findings.late_answer(incoming.rpc_id, earlier.seq)
         return findings.duplicate_id(incoming.rpc_id)
 
-    async def _read_stderr(self, proc: asyncio.subprocess.Process) -> None:
-        assert proc.stderr is not None
-        splitter = LineSplitter()
-        while chunk := await proc.stderr.read(READ_CHUNK):
-            for line in splitter.feed(chunk):
-                self._on_stderr_line(line.data)
-        for line in splitter.close():
-            self._on_stderr_line(line.data)
-
-    def _on_stderr_line(self, data: bytes) -> None:
+    def _on_stderr_line(self, line: Line) -> None:
         self.journal.append(
-            Stderr(hook=self.name, line=data.decode("utf-8", errors="replace"), pid=self.pid)
+            Stderr(hook=self.name, line=line.data.decode("utf-8", errors="replace"), pid=self.pid)
         )
-
-
-class _ExitProtocol(asyncio.subprocess.SubprocessStreamProtocol):
-    """Tells when the hook exits. Process.wait() (Python 3.11+) also waits for the pipes to
-    close, and a child the hook forked may hold them open for as long as it likes."""
-
-    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(limit=limit, loop=loop)
-        self.exited = asyncio.Event()
-
-    def process_exited(self) -> None:
-        super().process_exited()
-        self.exited.set()
 
 
 def _kill_group(pid: int) -> None:

@@ -397,17 +397,15 @@ _ACTION_HINTS = {
 }
 
 
+def _fields(obj: JSONObject) -> JSONObject:
+    """An object as Go's decoder reads it into a struct: keys match case-insensitively and the
+    last one wins. Look fields up by their lower-case names."""
+    return {key.lower(): value for key, value in obj.items()}
+
+
 def _get(obj: JSONObject, name: str) -> Any:
-    """A field as Go's decoder fills it: keys match case-insensitively and the last one wins."""
-    value = None
-    for key, item in obj.items():
-        if key.lower() == name:
-            value = item
-    return value
-
-
-def _has(obj: JSONObject, name: str) -> bool:
-    return any(key.lower() == name for key in obj)
+    """One field of `obj` as Go's decoder fills it (see _fields)."""
+    return _fields(obj).get(name)
 
 
 def _is_type(value: Any, expected: type) -> bool:
@@ -418,20 +416,20 @@ def _is_type(value: Any, expected: type) -> bool:
 
 def _walk(obj: JSONObject, schema: Schema, path: str, wrong: list[str], unknown: list[str]) -> None:
     for key, value in obj.items():
-        where = f"{path}{key}"
         expected = schema.get(key.lower())
         if expected is None:
             hint = _KEY_HINTS.get(key.lower())
+            where = path + key
             unknown.append(f"{where} (did you mean {hint!r}?)" if hint in schema else where)
         elif value is None:
             continue  # null leaves any Go field at its zero value
         elif isinstance(expected, dict):
             if isinstance(value, dict):
-                _walk(value, expected, f"{where}.", wrong, unknown)
+                _walk(value, expected, f"{path}{key}.", wrong, unknown)
             else:
-                wrong.append(f"{where} should be an object")
+                wrong.append(f"{path}{key} should be an object")
         elif not _is_type(value, expected):
-            wrong.append(f"{where} should be {_TYPE_NAMES[expected]}")
+            wrong.append(f"{path}{key} should be {_TYPE_NAMES[expected]}")
 
 
 def _shape(obj: JSONObject, schema: Schema) -> tuple[list[str], list[str]]:
@@ -562,28 +560,31 @@ def _check_stage(stage: str, sent: JSONObject, result: Any) -> list[Finding]:
     wrong, unknown = _shape(result, _RESULTS[stage])
     if wrong:
         return [_wrong_type(method, wrong)]
-    action = stages.normalize_action(_get(result, "action"))
+    fields = _fields(result)
+    action = stages.normalize_action(fields.get("action"))
     rejected = _check_action(stage, action)
     if rejected:
         return rejected
-    found, explained = _check_replacement(stage, sent, result, action)
+    found, explained = _check_replacement(stage, sent, fields, action)
     if action == stages.RESPOND:
-        found += _check_respond(result, _get(result, stages.RESULT_KEY[stage]))
+        found += _check_respond(fields, fields.get(stages.RESULT_KEY[stage]))
     return found + _unknown_keys([k for k in unknown if not k.lower().startswith(explained)])
 
 
 def _check_replacement(
     stage: str, sent: JSONObject, result: JSONObject, action: str
 ) -> tuple[list[Finding], tuple[str, ...]]:
-    """Findings about the object that replaces the params, and the key paths they explain."""
+    """Findings about the object that replaces the params, and the key paths they explain.
+    `result` is folded (see _fields)."""
     key = stages.RESULT_KEY[stage]
-    replacement = _get(result, key)
+    replacement = result.get(key)
     if not isinstance(replacement, dict):
         return [], ()
+    replacement = _fields(replacement)
     found: list[Finding] = []
     explained: list[str] = []
-    if not _get(result, "action") and _has(replacement, "action"):
-        found.append(_nested_action(key, _get(replacement, "action")))
+    if not result.get("action") and "action" in replacement:
+        found.append(_nested_action(key, replacement["action"]))
         explained.append(f"{key}.action")
     if action in (stages.CONTINUE, stages.MODIFY):
         found += _CONTENT_CHECKS[stage](sent, replacement)
@@ -613,11 +614,11 @@ def _nested_action(key: str, nested: Any) -> Finding:
 
 
 def _changed_fields(stage: str, sent: JSONObject, replacement: JSONObject) -> list[str]:
-    """The fields the host goes on with that the hook returned with a different value."""
+    """The fields the host goes on with that the hook returned (folded) with another value."""
     return [
         name
         for name in _APPLIED_FIELDS[stage]
-        if _get(replacement, name) is not None and _get(replacement, name) != sent.get(name)
+        if replacement.get(name) is not None and replacement.get(name) != sent.get(name)
     ]
 
 
@@ -627,7 +628,8 @@ def _continue_with_changes(key: str, changed: list[str]) -> Finding:
 
 
 def _check_respond(result: JSONObject, call: Any) -> list[Finding]:
-    hook_result = _get(result, "result")
+    """`result` is folded (see _fields)."""
+    hook_result = result.get("result")
     if hook_result is None and isinstance(call, dict):
         hook_result = _get(call, "hook_result")
     if hook_result is not None:
@@ -658,26 +660,29 @@ def _system_messages(messages: Any) -> list[tuple[int, Any]]:
     ]
 
 
+# The content checks take the replacement folded (see _fields).
+
+
 def _before_llm(sent: JSONObject, request: JSONObject) -> list[Finding]:
     found: list[Finding] = []
-    messages = _get(request, "messages")
+    messages = request.get("messages")
     if _system_messages(sent.get("messages")) != _system_messages(messages):
         what = "request has no messages" if messages is None else "a system message changed"
         found.append(_finding("system-prompt-changed", what))
-    tools = _get(request, "tools")
+    tools = request.get("tools")
     if _go_zero_stripped(sent.get("tools")) != _go_zero_stripped(tools):
         what = "request has no tools" if tools is None else "the tool definitions changed"
         found.append(_finding("tools-changed", what))
-    if sent.get("model") and not _get(request, "model"):
+    if sent.get("model") and not request.get("model"):
         found.append(_finding("request-missing-model", "request has no model"))
-    if sent.get("options") and not _get(request, "options"):
+    if sent.get("options") and not request.get("options"):
         found.append(_finding("request-missing-options", "request has no options"))
     return found
 
 
 def _flattened(envelope: JSONObject, inner_key: str, inner: Schema) -> bool:
-    """Fields of the inner object at the envelope's top level, and no inner object."""
-    return not _has(envelope, inner_key) and any(key.lower() in inner for key in envelope)
+    """Fields of the inner object at the (folded) envelope's top level, and no inner object."""
+    return inner_key not in envelope and any(key in inner for key in envelope)
 
 
 def _after_llm(sent: JSONObject, envelope: JSONObject) -> list[Finding]:
@@ -687,7 +692,7 @@ def _after_llm(sent: JSONObject, envelope: JSONObject) -> list[Finding]:
             "with them under response.response"
         )
         return [_finding("flattened-envelope", message)]
-    response = _get(envelope, "response")
+    response = envelope.get("response")
     sent_response = sent.get("response") or {}
     asked = sent_response.get("tool_calls")
     if isinstance(response, dict) and asked and not _get(response, "tool_calls"):
@@ -698,9 +703,9 @@ def _after_llm(sent: JSONObject, envelope: JSONObject) -> list[Finding]:
 
 def _before_tool(sent: JSONObject, call: JSONObject) -> list[Finding]:
     found: list[Finding] = []
-    if not _get(call, "tool"):
+    if not call.get("tool"):
         found.append(_finding("call-missing-tool", "call has no tool"))
-    if sent.get("arguments") and not _get(call, "arguments"):
+    if sent.get("arguments") and not call.get("arguments"):
         found.append(_finding("call-missing-arguments", "call has no arguments"))
     return found
 

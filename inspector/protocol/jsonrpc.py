@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 JSONRPC_VERSION = "2.0"
-_ESCAPED = "<>&\u2028\u2029"
+# One encoder for every line: json.dumps with options builds a new one per call (a few µs).
+_COMPACT_UTF8 = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 _GO_ESCAPES = str.maketrans(
     {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 )
@@ -15,10 +16,10 @@ _GO_ESCAPES = str.maketrans(
 
 def go_json(value: Any) -> str:
     """Compact JSON the way Go's encoding/json writes it: raw UTF-8, HTML characters escaped."""
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    if any(char in text for char in _ESCAPED):  # most lines have none: skip the copy
+    text = _COMPACT_UTF8.encode(value)
+    if "<" in text or ">" in text or "&" in text or "\u2028" in text or "\u2029" in text:
         return text.translate(_GO_ESCAPES)
-    return text
+    return text  # most lines have none of them: no copy
 
 
 def request(rpc_id: int, method: str, params: Any) -> dict[str, Any]:
@@ -41,6 +42,7 @@ class Incoming:
     """One stdout line from a hook, classified the way PicoClaw's reader would treat it."""
 
     kind: IncomingKind
+    text: str  # the line as text (bytes that are not UTF-8 replaced)
     message: dict[str, Any] | None = None
     rpc_id: int | None = None
     problem: str = ""  # why it is invalid or ignored
@@ -51,32 +53,29 @@ def decode(data: bytes) -> Incoming:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Incoming("invalid", problem=f"not UTF-8: {exc.reason}", code="stdout-not-json")
+        replaced = data.decode("utf-8", errors="replace")
+        problem = f"not UTF-8: {exc.reason}"
+        return Incoming("invalid", replaced, problem=problem, code="stdout-not-json")
     try:
         message = json.loads(text)
     except ValueError as exc:
-        return Incoming("invalid", problem=f"not JSON: {exc}", code="stdout-not-json")
+        return Incoming("invalid", text, problem=f"not JSON: {exc}", code="stdout-not-json")
     except RecursionError:  # Go's decoder gives up too, though only past 10,000 levels
-        return Incoming("invalid", problem="not JSON: nested too deep", code="stdout-not-json")
+        problem = "not JSON: nested too deep"
+        return Incoming("invalid", text, problem=problem, code="stdout-not-json")
     if not isinstance(message, dict):
-        return Incoming(
-            "invalid", problem=f"a JSON {type(message).__name__}, not an object", code="not-object"
-        )
+        problem = f"a JSON {type(message).__name__}, not an object"
+        return Incoming("invalid", text, problem=problem, code="not-object")
     raw_id = message.get("id")
     if "id" in message and raw_id is not None and not _is_uint(raw_id):
-        return Incoming(
-            "invalid",
-            message=message,
-            problem=f"id {json.dumps(raw_id)} is not an unsigned integer",
-            code="bad-id",
-        )
+        problem = f"id {json.dumps(raw_id)} is not an unsigned integer"
+        return Incoming("invalid", text, message, problem=problem, code="bad-id")
     if "error" in message and not _is_rpc_error(message["error"]):
-        return Incoming(
-            "invalid", message=message, problem="error is not {code, message}", code="bad-error"
-        )
+        problem = "error is not {code, message}"
+        return Incoming("invalid", text, message, problem=problem, code="bad-error")
     if not raw_id:
-        return Incoming("ignored", message=message, problem="no id", code="no-id")
-    return Incoming("response", message=message, rpc_id=int(raw_id))
+        return Incoming("ignored", text, message, problem="no id", code="no-id")
+    return Incoming("response", text, message, rpc_id=int(raw_id))
 
 
 def _is_uint(value: Any) -> bool:
