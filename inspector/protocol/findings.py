@@ -408,13 +408,9 @@ def _get(obj: JSONObject, name: str) -> Any:
     return _fields(obj).get(name)
 
 
-def _is_type(value: Any, expected: type) -> bool:
-    if expected is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, expected)
-
-
 def _walk(obj: JSONObject, schema: Schema, path: str, wrong: list[str], unknown: list[str]) -> None:
+    # Exact type tests: decoded JSON holds only the exact built-in types, and they keep a
+    # boolean from passing for an integer.
     for key, value in obj.items():
         expected = schema.get(key.lower())
         if expected is None:
@@ -423,12 +419,12 @@ def _walk(obj: JSONObject, schema: Schema, path: str, wrong: list[str], unknown:
             unknown.append(f"{where} (did you mean {hint!r}?)" if hint in schema else where)
         elif value is None:
             continue  # null leaves any Go field at its zero value
-        elif isinstance(expected, dict):
-            if isinstance(value, dict):
+        elif type(expected) is dict:
+            if type(value) is dict:
                 _walk(value, expected, f"{path}{key}.", wrong, unknown)
             else:
                 wrong.append(f"{path}{key} should be an object")
-        elif not _is_type(value, expected):
+        elif type(value) is not expected:
             wrong.append(f"{path}{key} should be {_TYPE_NAMES[expected]}")
 
 

@@ -36,7 +36,8 @@ class LineSplitter:
         while True:
             end = chunk.find(b"\n", start)
             if end < 0:
-                self._keep(chunk[start:])
+                if start < len(chunk):  # most chunks end with a newline: nothing to keep
+                    self._keep(chunk[start:])
                 return lines
             if self._buffer or self._dropped:
                 self._keep(chunk[start:end])
