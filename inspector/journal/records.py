@@ -34,6 +34,11 @@ def field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
 
 
+@cache
+def field_set(cls: type) -> frozenset[str]:
+    return frozenset(field_names(cls))
+
+
 @dataclass(slots=True)
 class Record:
     type: ClassVar[str] = "record"
@@ -198,7 +203,7 @@ def record_from_json(data: dict[str, Any]) -> Record:
     cls = RECORD_TYPES.get(str(data.get("type")))
     if cls is None:
         raise ValueError(f"unknown record type {data.get('type')!r}")
-    names = field_names(cls)
+    names = field_set(cls)
     kwargs = {key: value for key, value in data.items() if key in names}
     if "findings" in kwargs:
         kwargs["findings"] = [Finding.from_json(item) for item in kwargs["findings"] or []]
