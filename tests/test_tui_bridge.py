@@ -50,8 +50,11 @@ async def test_an_agents_approval_is_answered_by_the_human_in_the_modal(tmp_path
         assert answer.result is not None and answer.result["approved"] is True
         human_said = [d for d in engine.journal.of_type(Decision) if d.by == "human"]
         assert [d.verdict for d in human_said] == ["allow_once"]
-        rows = app.query_one(ExchangeList).rows
-        assert any(getattr(r, "source", "") == "relay:picoclaw" for r in rows)
+        exchanges = app.query_one(ExchangeList)
+        # The list takes new records on its 20 Hz ingest tick, which may not have come yet.
+        await wait_for(
+            lambda: any(getattr(r, "source", "") == "relay:picoclaw" for r in exchanges.rows)
+        )
 
 
 async def test_a_connected_agent_is_listed_in_the_hooks_panel(tmp_path: Path) -> None:
