@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
+import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,8 +16,9 @@ from typing import Any
 import pytest
 from conftest import HOOKS, config_of, scripted, wait_for
 
-from inspector.config.model import HookSpec
+from inspector.config.model import Defaults, HookSpec
 from inspector.engine import Engine
+from inspector.hooks.process import CLOSE_GRACE_S, ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import load_journal
 from inspector.journal.records import Exchange, Lifecycle, Noise, Record, Stderr
@@ -169,6 +172,31 @@ async def test_a_forked_child_holding_the_pipes_hides_neither_the_exit_nor_stops
     children = [int(r.line.removeprefix("child ")) for r in run.of_faulty(Stderr)]
     assert len(children) == 2
     await wait_for(lambda: not any(running(child) for child in children), timeout=STOP_BOUND_S)
+
+
+def open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+async def test_a_grandchild_that_left_the_group_cannot_hold_the_pipes_past_a_stop() -> None:
+    """Killing the group misses it, so the inspector stops reading instead, after the grace."""
+    before = open_fds()
+    hook = ProcessHook(faulty("escape-holder"), Journal(), Defaults(), restart=False)
+    assert await hook.start()
+    children: list[int] = []
+    try:
+        crashed = await hook.call("hook.before_tool", CALL, timeout_ms=5000, source="t")
+        assert crashed.status == "exited"
+        await hook.stop()  # right after the crash: the exit watcher is still draining
+        await wait_for(lambda: bool(hook.journal.of_type(Stderr)))
+        children = [int(r.line.removeprefix("child ")) for r in hook.journal.of_type(Stderr)]
+        assert all(running(child) for child in children)  # it really outlived the group
+        await wait_for(lambda: open_fds() <= before, timeout=CLOSE_GRACE_S + STOP_BOUND_S)
+    finally:
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
 
 
 # ---- silence -----------------------------------------------------------------------------

@@ -31,12 +31,22 @@ class LineReader(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         for line in self._splitter.feed(data):
-            self._on_line(line)
+            self._hand_over(line)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        for line in self._splitter.close():
+        try:
+            for line in self._splitter.close():
+                self._hand_over(line)
+        finally:
+            self.ended.set()
+
+    def _hand_over(self, line: Line) -> None:
+        try:
             self._on_line(line)
-        self.ended.set()
+        except Exception as exc:  # a failing handler must not cost the lines after it
+            asyncio.get_running_loop().call_exception_handler(
+                {"message": "a hook output line could not be handled", "exception": exc}
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,16 +59,20 @@ class HookChild:
     async def close_outputs(self, grace_s: float) -> None:
         """Let each pipe deliver what is left, then stop reading it: a grandchild that left
         the process group may hold the pipes open for as long as it likes."""
-        ends = [reader.ended.wait() for _, reader in self.outputs]
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*ends), grace_s)
-        for transport, _ in self.outputs:
-            transport.close()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace_s
+        try:
+            for _, reader in self.outputs:
+                if not reader.ended.is_set():
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(reader.ended.wait(), deadline - loop.time())
+        finally:
+            for transport, _ in self.outputs:
+                transport.close()
 
 
 class _ExitWatch(asyncio.subprocess.SubprocessStreamProtocol):
-    """stdin as a stream, and an event for the exit. Process.wait() (Python 3.11+) also waits
-    for the stdin pipe to close, and a child the hook forked may hold it for as long as it likes."""
+    """stdin as a stream, and an event set at the exit, for the several places that wait on it."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(limit=UNUSED_READER_LIMIT, loop=loop)
@@ -78,32 +92,35 @@ async def start_child(
     on_stderr: OnLine,
 ) -> HookChild:
     """Start `command` in a session of its own (so a stop also reaches children holding the
-    pipes). Raises OSError when it cannot be started."""
+    pipes). Raises OSError when it cannot be started. The output pipes are connected first:
+    once the child exists nothing is awaited, so a cancellation cannot orphan it."""
     loop = asyncio.get_running_loop()
-    stdout_read, stdout_write = os.pipe()
-    stderr_read, stderr_write = os.pipe()
+    outputs: list[tuple[asyncio.BaseTransport, LineReader]] = []
+    write_ends: list[int] = []
     try:
+        for on_line in (on_stdout, on_stderr):
+            read_end, write_end = os.pipe()
+            write_ends.append(write_end)
+            outputs.append(await _read_lines(loop, read_end, on_line))
         transport, protocol = await loop.subprocess_exec(
             lambda: _ExitWatch(loop),
             *command,
             cwd=cwd,
             env=env,
             stdin=asyncio.subprocess.PIPE,
-            stdout=stdout_write,
-            stderr=stderr_write,
+            stdout=write_ends[0],
+            stderr=write_ends[1],
             start_new_session=True,
         )
     except BaseException:
-        os.close(stdout_read)
-        os.close(stderr_read)
+        for pipe, _ in outputs:
+            pipe.close()
         raise
     finally:  # the child has its copies; ours would keep the pipes from ever ending
-        os.close(stdout_write)
-        os.close(stderr_write)
-    stdout = await _read_lines(loop, stdout_read, on_stdout)
-    stderr = await _read_lines(loop, stderr_read, on_stderr)
+        for fd in write_ends:
+            os.close(fd)
     process = asyncio.subprocess.Process(transport, protocol, loop)
-    return HookChild(process, protocol.exited, stdout[1], (stdout, stderr))
+    return HookChild(process, protocol.exited, outputs[0][1], tuple(outputs))
 
 
 async def _read_lines(
@@ -111,5 +128,9 @@ async def _read_lines(
 ) -> tuple[asyncio.BaseTransport, LineReader]:
     reader = LineReader(on_line)
     pipe = open(fd, "rb", buffering=0)  # noqa: SIM115 (the transport owns it and closes it)
-    transport, _ = await loop.connect_read_pipe(lambda: reader, pipe)
+    try:
+        transport, _ = await loop.connect_read_pipe(lambda: reader, pipe)
+    except BaseException:
+        pipe.close()
+        raise
     return transport, reader

@@ -80,8 +80,6 @@ class ProcessHook:
         self._pending: dict[int, tuple[asyncio.Future[tuple[dict[str, Any], str]], Exchange]] = {}
         self._finished: dict[int, Exchange] = {}  # answered or timed out, for late/duplicate ids
         self._tasks: list[asyncio.Task[None]] = []
-        self._stdout_done = asyncio.Event()
-        self._exited = asyncio.Event()
         self._ready = asyncio.Event()
         self._stopping = False
         self._backoff = BACKOFF_START_S
@@ -166,8 +164,6 @@ class ProcessHook:
         self.pid = proc.pid
         self._next_id = 0
         self._finished.clear()
-        self._stdout_done = child.stdout.ended
-        self._exited = child.exited
         self._started_at = time.monotonic()
         self._set_state(STARTING, detail=" ".join(self.spec.command))
         self._tasks = [asyncio.create_task(self._watch_exit(child))]
@@ -181,13 +177,19 @@ class ProcessHook:
         if proc.stdin is not None and not proc.stdin.is_closing():
             proc.stdin.close()
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._exited.wait(), CLOSE_GRACE_S)
+            await asyncio.wait_for(child.exited.wait(), CLOSE_GRACE_S)
         _kill_group(proc.pid)
         with contextlib.suppress(asyncio.TimeoutError):  # reaped: its exit status is known
-            await asyncio.wait_for(self._exited.wait(), CLOSE_GRACE_S)
+            await asyncio.wait_for(child.exited.wait(), CLOSE_GRACE_S)
         await child.close_outputs(CLOSE_GRACE_S)
 
     async def _watch_exit(self, child: HookChild) -> None:
+        try:
+            await self._handle_exit(child)
+        finally:  # after a restart is on its way, not before; also when stopped meanwhile
+            await child.close_outputs(CLOSE_GRACE_S)
+
+    async def _handle_exit(self, child: HookChild) -> None:
         proc = child.process
         await child.exited.wait()
         code = proc.returncode
@@ -203,7 +205,6 @@ class ProcessHook:
         self._set_state(EXITED, detail=reason, exit_code=code, picoclaw=NO_RESTART_NOTE)
         if self.restart_enabled:
             self._restart_task = asyncio.create_task(self._restart_later())
-        await child.close_outputs(CLOSE_GRACE_S)  # after the restart is on its way, not before
 
     async def _restart_later(self) -> None:
         if time.monotonic() - self._started_at > STABLE_AFTER_S:
@@ -326,7 +327,7 @@ class ProcessHook:
             answer, raw = await _answer(proc.stdin, future, timeout_s)
         except asyncio.TimeoutError:
             reason = f"no answer within {timeout_ms} ms"
-            if self._stdout_done.is_set():
+            if self._child is not None and self._child.stdout.ended.is_set():
                 reason += " (the hook closed its stdout: no answer can arrive)"
             self._finish(exchange, started, STATUS_TIMEOUT, reason)
         except (BrokenPipeError, ConnectionResetError) as exc:

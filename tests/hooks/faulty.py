@@ -11,6 +11,8 @@ first call after the handshake sets off the fault:
     close-stdout        closes its stdout and never answers again, but keeps reading stdin
     fork-holder         forks a child that keeps the pipes open for a minute (its pid goes to
                         stderr as "child <pid>") and exits with status 5 without answering
+    escape-holder       the same, but the child first leaves the process group (setsid), so
+                        killing the group does not reach it
     reverse N           holds the answers to N calls and sends them in reverse order; each
                         result carries {"reason": "<n>"}, the call's number from 1
 """
@@ -66,9 +68,11 @@ def close_stdout(request: Request) -> None:
     os._exit(0)  # nothing left to flush, and stdout is gone
 
 
-def fork_holder(request: Request) -> None:
+def fork_holder(request: Request, *, escape: bool = False) -> None:
     child = os.fork()
     if child == 0:
+        if escape:
+            os.setsid()
         time.sleep(60)
         os._exit(0)
     sys.stderr.write(f"child {child}\n")
@@ -98,6 +102,7 @@ def main() -> None:
             "huge-answer": huge_answer,
             "close-stdout": close_stdout,
             "fork-holder": fork_holder,
+            "escape-holder": lambda request: fork_holder(request, escape=True),
         }
         faults[mode](next(calls), *args)
     for request in calls:
