@@ -18,6 +18,7 @@ from conftest import HOOKS, config_of, scripted, wait_for
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.engine import Engine
+from inspector.hooks import process
 from inspector.hooks.process import CLOSE_GRACE_S, ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import load_journal
@@ -189,14 +190,39 @@ async def test_a_grandchild_that_left_the_group_cannot_hold_the_pipes_past_a_sto
         crashed = await hook.call("hook.before_tool", CALL, timeout_ms=5000, source="t")
         assert crashed.status == "exited"
         await hook.stop()  # right after the crash: the exit watcher is still draining
-        await wait_for(lambda: bool(hook.journal.of_type(Stderr)))
+        await wait_for(lambda: any(hook.journal.of_type(Stderr)))
         children = [int(r.line.removeprefix("child ")) for r in hook.journal.of_type(Stderr)]
-        assert all(running(child) for child in children)  # it really outlived the group
+        assert len(children) == 1 and running(children[0])  # it really outlived the group
         await wait_for(lambda: open_fds() <= before, timeout=CLOSE_GRACE_S + STOP_BOUND_S)
     finally:
         for child in children:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(child, signal.SIGKILL)
+
+
+async def test_a_straggler_from_the_crashed_process_is_not_taken_for_the_new_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ids begin at 1 again after a restart: an old answer must not match a new call."""
+    monkeypatch.setattr(process, "CLOSE_GRACE_S", 30.0)  # the old pipes stay read meanwhile
+    trigger = tmp_path / "now"
+    hook = ProcessHook(faulty("straggler", str(trigger)), Journal(), Defaults(), restart=True)
+    assert await hook.start()
+    try:
+        old_pid = hook.pid
+        assert (await hook.call("hook.before_tool", CALL, timeout_ms=5000, source="t")).status == (
+            "exited"
+        )
+        await wait_for(lambda: hook.running and hook.pid != old_pid)
+        trigger.touch()  # now that the new process has answered its hello, with id 1 too
+        journal = hook.journal
+        await wait_for(lambda: any(journal.of_type(Noise)) and any(journal.of_type(Stderr)))
+    finally:
+        await hook.stop()
+    [straggler] = hook.journal.of_type(Noise)
+    assert straggler.pid == old_pid and straggler.exchange is None
+    assert "from an earlier process" in straggler.findings[0].message  # not "already answered"
+    assert [(r.line, r.pid) for r in hook.journal.of_type(Stderr)] == [("straggler", old_pid)]
 
 
 # ---- silence -----------------------------------------------------------------------------

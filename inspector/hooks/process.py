@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import signal
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 from inspector.config.model import Defaults, HookSpec
@@ -76,6 +78,7 @@ class ProcessHook:
         self.stats = HookStats()
         self._proc: asyncio.subprocess.Process | None = None
         self._child: HookChild | None = None
+        self._run = _Run()
         self._next_id = 0
         self._pending: dict[int, tuple[asyncio.Future[tuple[dict[str, Any], str]], Exchange]] = {}
         self._finished: dict[int, Exchange] = {}  # answered or timed out, for late/duplicate ids
@@ -147,18 +150,21 @@ class ProcessHook:
 
     async def _spawn(self) -> bool:
         env = {**os.environ, **self.spec.env_dict} if self.spec.env else None
+        run = _Run()
         try:
             child = await start_child(
                 self.spec.command,
                 cwd=self.spec.dir,
                 env=env,
-                on_stdout=self._on_stdout_line,
-                on_stderr=self._on_stderr_line,
+                on_stdout=functools.partial(self._on_stdout_line, run),
+                on_stderr=functools.partial(self._on_stderr_line, run),
             )
         except OSError as exc:
             self._set_state(FAILED, detail=f"cannot start {self.spec.command[0]!r}: {exc}")
             return False
         proc = child.process
+        run.pid = proc.pid
+        self._run = run
         self._child = child
         self._proc = proc
         self.pid = proc.pid
@@ -392,11 +398,22 @@ class ProcessHook:
 
     # ---- reading ---------------------------------------------------------------------------
 
-    def _on_stdout_line(self, line: Line) -> None:
+    def _on_stdout_line(self, run: _Run, line: Line) -> None:
         size = line.size
         extra: list[Finding] = findings.oversized_line(size) if line.over_picoclaw_limit else []
         incoming = jsonrpc.decode(line.data)
         text = incoming.text
+        if run is not self._run:  # an earlier run's straggler: its ids are not this run's
+            self.journal.append(
+                Noise(
+                    hook=self.name,
+                    line=text,
+                    size=size,
+                    pid=run.pid,
+                    findings=extra + findings.from_earlier_run(incoming, run.pid),
+                )
+            )
+            return
         pending = self._pending.get(incoming.rpc_id) if incoming.kind == "response" else None
         if pending is not None and not pending[0].done():
             future, exchange = pending
@@ -409,7 +426,7 @@ class ProcessHook:
                 hook=self.name,
                 line=text,
                 size=size,
-                pid=self.pid,
+                pid=run.pid,
                 exchange=self._exchange_for(incoming),
                 findings=extra + self._noise_findings(incoming),
             )
@@ -433,10 +450,18 @@ class ProcessHook:
             return findings.late_answer(incoming.rpc_id, earlier.seq)
         return findings.duplicate_id(incoming.rpc_id)
 
-    def _on_stderr_line(self, line: Line) -> None:
+    def _on_stderr_line(self, run: _Run, line: Line) -> None:
         self.journal.append(
-            Stderr(hook=self.name, line=line.data.decode("utf-8", errors="replace"), pid=self.pid)
+            Stderr(hook=self.name, line=line.data.decode("utf-8", errors="replace"), pid=run.pid)
         )
+
+
+@dataclass(slots=True)
+class _Run:
+    """One start of the hook. A grandchild of an earlier run may still write after a restart,
+    and ids begin at 1 again: its lines must not be taken for this run's."""
+
+    pid: int | None = None
 
 
 def _kill_group(pid: int) -> None:

@@ -263,6 +263,14 @@ def unknown_id(rpc_id: int) -> list[Finding]:
     return [_finding("unknown-id", f"answer with id {rpc_id}, which was never sent")]
 
 
+def from_earlier_run(incoming: Incoming, pid: int | None) -> list[Finding]:
+    """A line from a process the hook has since replaced (a grandchild that outlived it)."""
+    if incoming.kind != "response":
+        return decode_findings(incoming)
+    message = f"answer with id {incoming.rpc_id} from an earlier process (pid {pid}), not matched"
+    return [_finding("unknown-id", message)]
+
+
 def late_answer(rpc_id: int, exchange_seq: int) -> list[Finding]:
     message = f"answer to id {rpc_id} (exchange #{exchange_seq}) arrived after the call timed out"
     return [_finding("late-answer", message)]

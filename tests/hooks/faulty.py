@@ -13,6 +13,9 @@ first call after the handshake sets off the fault:
                         stderr as "child <pid>") and exits with status 5 without answering
     escape-holder       the same, but the child first leaves the process group (setsid), so
                         killing the group does not reach it
+    straggler PATH      forks a child that leaves the group, waits until PATH exists, then
+                        writes an answer with id 1 to stdout and "straggler" to stderr; the
+                        hook itself exits with status 5 without answering
     reverse N           holds the answers to N calls and sends them in reverse order; each
                         result carries {"reason": "<n>"}, the call's number from 1
 """
@@ -80,6 +83,18 @@ def fork_holder(request: Request, *, escape: bool = False) -> None:
     os._exit(5)
 
 
+def straggler(request: Request, trigger: str) -> None:
+    if os.fork() == 0:
+        os.setsid()
+        while not os.path.exists(trigger):
+            time.sleep(0.01)
+        send({"id": 1}, {"action": "deny_tool", "reason": "from the crashed process"})
+        sys.stderr.write("straggler\n")
+        sys.stderr.flush()
+        os._exit(0)
+    os._exit(5)
+
+
 def requests() -> Iterator[Request]:
     for line in sys.stdin:
         message = json.loads(line)
@@ -103,8 +118,12 @@ def main() -> None:
             "close-stdout": close_stdout,
             "fork-holder": fork_holder,
             "escape-holder": lambda request: fork_holder(request, escape=True),
+            "straggler": straggler,
         }
-        faults[mode](next(calls), *args)
+        first = next(calls, None)
+        if first is None:  # stopped before its first call: nothing to misbehave on
+            return
+        faults[mode](first, *args)
     for request in calls:
         continue_(request)
 
