@@ -404,31 +404,24 @@ class ProcessHook:
         incoming = jsonrpc.decode(line.data)
         text = incoming.text
         if run is not self._run:  # an earlier run's straggler: its ids are not this run's
-            self.journal.append(
-                Noise(
-                    hook=self.name,
-                    line=text,
-                    size=size,
-                    pid=run.pid,
-                    findings=extra + findings.from_earlier_run(incoming, run.pid),
-                )
-            )
-            return
-        pending = self._pending.get(incoming.rpc_id) if incoming.kind == "response" else None
-        if pending is not None and not pending[0].done():
-            future, exchange = pending
-            exchange.findings.extend(extra)
-            assert incoming.message is not None
-            future.set_result((incoming.message, text))
-            return
+            exchange_seq, found = None, findings.from_earlier_run(incoming, run.pid)
+        else:
+            pending = self._pending.get(incoming.rpc_id) if incoming.kind == "response" else None
+            if pending is not None and not pending[0].done():
+                future, exchange = pending
+                exchange.findings.extend(extra)
+                assert incoming.message is not None
+                future.set_result((incoming.message, text))
+                return
+            exchange_seq, found = self._exchange_for(incoming), self._noise_findings(incoming)
         self.journal.append(
             Noise(
                 hook=self.name,
                 line=text,
                 size=size,
                 pid=run.pid,
-                exchange=self._exchange_for(incoming),
-                findings=extra + self._noise_findings(incoming),
+                exchange=exchange_seq,
+                findings=extra + found,
             )
         )
 
