@@ -8,16 +8,24 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from conftest import SCRIPTED, config_of, recorded_lines, scripted
 from textual.command import CommandList, CommandPalette
 from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, OptionList, Select, Static, TextArea
-from tui_support import exchange_list, listed, live_app, make_app, paste, running, until
+from tui_support import (
+    exchange_list,
+    listed,
+    live_app,
+    make_app,
+    opened,
+    paste,
+    running,
+    until,
+)
 
 from inspector.config.model import HookSpec
 from inspector.journal.records import Decision, Exchange
@@ -40,7 +48,6 @@ ECHO = {"before_tool": {"echo": "modify"}}  # answers modify with the call it wa
 
 Call = dict[str, Any]
 AppPilot = Pilot[int]
-ScreenT = TypeVar("ScreenT", bound=Screen[Any])
 
 
 def call(command: str, tool: str = "exec") -> Call:
@@ -98,14 +105,6 @@ async def highlighted(pilot: AppPilot, exchange: Exchange) -> None:
         lambda: exchange_list(app).highlighted_record is exchange,
         what=f"exchange {exchange.seq} highlighted",
     )
-
-
-async def opened(pilot: AppPilot, screen_type: type[ScreenT], what: str) -> ScreenT:
-    """Wait until a screen of `screen_type` is on top, and return it."""
-    await until(pilot, lambda: isinstance(pilot.app.screen, screen_type), what=what)
-    screen = pilot.app.screen
-    assert isinstance(screen, screen_type)
-    return screen
 
 
 # ---- the demo ------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import config_of, scripted, wait_for
 from fake_agent import FakeAgent
-from tui_support import make_app, running
+from tui_support import make_app, opened, running
 
 from inspector.bridge.listener import ListenOptions
 from inspector.config.model import HookSpec
@@ -42,7 +42,7 @@ async def test_an_agents_approval_is_answered_by_the_human_in_the_modal(tmp_path
             asking = asyncio.create_task(
                 agent.call("hook.approve_tool", {"tool": "exec", "arguments": {"command": "ls"}})
             )
-            await wait_for(lambda: isinstance(app.screen, ApprovalScreen))
+            await opened(pilot, ApprovalScreen, "the approval modal")
             await pilot.press("a")
             answer = await asking
         finally:

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from conftest import wait_for
-from tui_support import make_app, running
+from tui_support import make_app, opened, running
 
 from inspector.config import load_config
 from inspector.engine import Engine
@@ -52,7 +52,7 @@ async def test_a_claude_ask_opens_the_approval_modal(tmp_path: Path) -> None:
     app = make_app(Session(engine, config_path=folder, watch=False), tmp_path / "settings")
     async with running(app) as pilot:
         app.play_scenario(folder / "scenario.yaml")
-        await wait_for(lambda: isinstance(app.screen, ApprovalScreen), timeout=30)
+        await opened(pilot, ApprovalScreen, "the approval modal", timeout=30)
         await pilot.press("a")
         await wait_for(lambda: any(d.by == "human" for d in engine.journal.of_type(Decision)))
         human = next(d for d in engine.journal.of_type(Decision) if d.by == "human")

@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_support import make_app, running
+from tui_support import make_app, opened, running
 
 from inspector.config import load_config
 from inspector.engine import Engine
@@ -101,7 +101,7 @@ async def test_reload_by_hand_and_paused_watching(tmp_path: Path) -> None:
 
 
 async def test_replaying_this_session_after_an_edit_shows_what_changed(tmp_path: Path) -> None:
-    async with watching_app(tmp_path) as (app, engine, _config, pilot):
+    async with watching_app(tmp_path) as (_app, engine, _config, pilot):
         for name in ("alpha", "beta"):
             await engine.send_to_hook(name, "hook.before_tool", {"tool": "t"})
         (tmp_path / "alpha.py").write_text(hook_script("alpha-v2"))
@@ -109,8 +109,8 @@ async def test_replaying_this_session_after_an_edit_shows_what_changed(tmp_path:
             lambda: any(r.restarted == ["alpha"] for r in engine.journal.of_type(Reload))
         )
         await pilot.press("P")
-        await wait_for(lambda: isinstance(app.screen, PickScreen))
+        await opened(pilot, PickScreen, "the session picker")
         await pilot.press("enter")
-        await wait_for(lambda: isinstance(app.screen, ReplayReportScreen))
-        shown = str(app.screen.query_one("#summary", Static).render())
+        report = await opened(pilot, ReplayReportScreen, "the replay report")
+        shown = str(report.query_one("#summary", Static).render())
         assert "answers changed" in shown and "2 requests, 1 same, 1 different" in shown

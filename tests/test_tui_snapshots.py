@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent, TextArea
-from tui_support import SIZE, exchange_list, make_app, steady, until
+from tui_support import SIZE, exchange_list, make_app, opened, steady, until
 
 from inspector.config import load_config
 from inspector.demo import DEMO_CONFIG
@@ -375,8 +375,8 @@ def test_approval_modal(
                 on_timeout="deny",
             )
         )
-        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), what="the modal")
-        await until(pilot, lambda: "42 s left" in str(app.screen.query_one("#countdown").render()))
+        modal = await opened(pilot, ApprovalScreen, "the modal")
+        await until(pilot, lambda: "42 s left" in str(modal.query_one("#countdown").render()))
         steady(app.screen)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

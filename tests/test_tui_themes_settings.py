@@ -341,7 +341,7 @@ async def test_help_screen_shows_the_text_and_closes(close_key: str) -> None:
         screen = HelpScreen(
             "Exchanges", "# Exchange list\n\nEvery request.", [("e", "Resend", "app.resend")]
         )
-        app.push_screen(screen)
+        await app.push_screen(screen)
         await pilot.pause()
         assert app.screen is screen
         markdown = screen.query_one(Markdown)

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from textual import events
 from textual.message import Message
@@ -20,6 +21,7 @@ from inspector.tui.app import InspectorApp, Session
 from inspector.tui.widgets.exchange_list import ExchangeList
 
 SIZE = (140, 45)
+ScreenT = TypeVar("ScreenT", bound=Screen[Any])
 
 
 def make_app(session: Session, settings: Path) -> InspectorApp:
@@ -54,6 +56,22 @@ async def until(
         if loop.time() > deadline:
             raise AssertionError(f"not met within {timeout} s: {what or predicate}")
         await pilot.pause(0.02)
+
+
+async def opened(
+    pilot: Pilot[int], screen_type: type[ScreenT], what: str, timeout: float = 10.0
+) -> ScreenT:
+    """Wait until a screen of `screen_type` is on top with everything it composed mounted (a
+    pushed screen is on top a moment before its widgets are), and return it."""
+
+    def ready() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, screen_type) and screen.is_mounted
+
+    await until(pilot, ready, timeout, what)
+    screen = pilot.app.screen
+    assert isinstance(screen, screen_type)
+    return screen
 
 
 async def paste(pilot: Pilot[int], text: str) -> None:
