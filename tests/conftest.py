@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,12 @@ from inspector.config.model import Config, Defaults, HookSpec
 
 HOOKS = Path(__file__).parent / "hooks"
 SCRIPTED = HOOKS / "scripted.py"
+needs_proc = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+
+
+def open_fds() -> set[str]:
+    """This process's open file descriptors (Linux)."""
+    return set(os.listdir("/proc/self/fd"))
 
 
 @pytest.fixture(autouse=True)

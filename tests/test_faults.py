@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HOOKS, config_of, scripted, wait_for
+from conftest import HOOKS, config_of, needs_proc, open_fds, scripted, wait_for
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.engine import Engine
@@ -175,11 +175,7 @@ async def test_a_forked_child_holding_the_pipes_hides_neither_the_exit_nor_stops
     await wait_for(lambda: not any(running(child) for child in children), timeout=STOP_BOUND_S)
 
 
-def open_fds() -> set[str]:
-    return set(os.listdir("/proc/self/fd"))
-
-
-@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+@needs_proc
 async def test_a_grandchild_that_left_the_group_cannot_hold_the_pipes_past_a_stop() -> None:
     """Killing the group misses it, so the inspector stops reading instead, after the grace."""
     before = open_fds()

@@ -10,16 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import wait_for
+from conftest import needs_proc, open_fds, wait_for
 
 from inspector.hooks.pipes import LineReader, start_child
 from inspector.protocol.framing import Line
-
-needs_proc = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
-
-
-def open_fds() -> set[str]:
-    return set(os.listdir("/proc/self/fd"))
 
 
 def live_children() -> set[int]:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HOOKS, recorded_lines, scripted, wait_for
+from conftest import HOOKS, needs_proc, open_fds, recorded_lines, scripted, wait_for
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.process import ProcessHook
@@ -203,11 +202,7 @@ async def test_a_crash_mid_call_fails_the_call_at_once_and_the_hook_restarts() -
     assert hook.stats.restarts == 1
 
 
-def open_fds() -> set[str]:
-    return set(os.listdir("/proc/self/fd"))
-
-
-@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+@needs_proc
 async def test_crashes_restarts_and_stop_leave_no_pipe_open() -> None:
     before = open_fds()
     script = {"before_tool": {"exit": 3}}  # every new process crashes on its first call
