@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from inspector.journal.jsonl import JournalLoadError, dumps, load_journal
+from inspector.journal.private_file import JournalFileError, write_private
 from inspector.journal.redact import redact
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -22,11 +23,9 @@ def export_session(source: Path, target: Path, *, redact_secrets: bool) -> int:
     lines = [dumps(record) for record in records]
     exported = [dumps(redact(record)) for record in records] if redact_secrets else lines
     try:
-        text = "".join(line + "\n" for line in exported)
-        # as JsonlWriter: a lone surrogate from a hook's JSON goes back to its \u escape
-        target.write_text(text, encoding="utf-8", errors="backslashreplace")
-    except OSError as error:
-        print(f"hook-inspector: {target}: {error.strerror or error}", file=sys.stderr)
+        write_private(target, exported)
+    except JournalFileError as error:
+        print(f"hook-inspector: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     changed = sum(old != new for old, new in zip(lines, exported, strict=True))
     how = f"secrets redacted in {changed:,} of them" if redact_secrets else "not redacted"

@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 import gc
 import json
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
 from inspector.journal.journal import Journal
+from inspector.journal.private_file import JournalFileError, open_private
 from inspector.journal.records import STATUS_HELD, STATUS_PENDING, Record, record_from_json
 
 FLUSH_INTERVAL_S = 0.1
@@ -32,11 +34,7 @@ class JsonlWriter:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        # A hook's JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot hold; it can
-        # only sit inside a JSON string, where backslashreplace writes back the same escape.
-        self._file: IO[str] = self.path.open(
-            "w", encoding="utf-8", errors="backslashreplace", buffering=1 << 20
-        )
+        self._file: IO[str] = open_private(self.path)  # raises JournalFileError
         self._waiting: dict[int, Record] = {}
         self._flush_scheduled = False
         self._unsubscribe: list[Callable[[], None]] = []
@@ -70,14 +68,29 @@ class JsonlWriter:
         if self._file.closed:
             return
         waiting, self._waiting = self._waiting, {}
-        self._file.writelines(dumps(record) + "\n" for record in waiting.values())
-        self._file.flush()
+        try:
+            self._file.writelines(dumps(record) + "\n" for record in waiting.values())
+            self._file.flush()
+        except OSError as error:
+            self._give_up(error)
+
+    def _give_up(self, error: OSError) -> None:
+        """A journal that can no longer be written (a full disk) is said once; the session
+        goes on without it."""
+        message = str(JournalFileError(self.path, error))
+        print(
+            f"hook-inspector: {message}; the session goes on, the journal stops here",
+            file=sys.stderr,
+        )
+        with contextlib.suppress(OSError):  # the unwritten buffer fails again on close
+            self._file.close()
 
     def close(self) -> None:
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         self.flush()
-        self._file.close()
+        with contextlib.suppress(OSError):  # a full disk is said once, by flush
+            self._file.close()
 
 
 class JournalLoadError(Exception):

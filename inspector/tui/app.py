@@ -21,6 +21,7 @@ from inspector.drivers.scenario import load_scenario
 from inspector.engine import Engine
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.jsonl import JsonlWriter
+from inspector.journal.private_file import JournalFileError
 from inspector.journal.records import STATUS_HELD, Exchange, Record, Reload
 from inspector.pipeline.command_hosts import context_template, events
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
@@ -475,9 +476,13 @@ class InspectorApp(App[int]):
 
     def action_save_journal(self) -> None:
         path = Path.cwd() / "hook-inspector-session.jsonl"
-        writer = JsonlWriter(path).attach(self.engine.journal)
-        writer.close()
-        self.notify(f"Journal saved to {path}")
+        try:
+            writer = JsonlWriter(path)
+        except JournalFileError as error:
+            self.notify(str(error), title="Journal not saved", severity="error")
+            return
+        writer.attach(self.engine.journal).close()
+        self.notify(f"Journal saved to {path} (readable by you only)")
 
     def action_replay(self) -> None:
         """Send a recorded session's requests to the hooks as they are now, and show what
