@@ -18,6 +18,7 @@ from inspector.bridge.relay_lines import NotAnAnswer, answer_id, classify
 from inspector.bridge.relay_link import Endpoint, Link, Refused, open_link
 from inspector.bridge.relay_log import Log
 from inspector.bridge.relay_stdio import AgentOut, open_agent_stdio, read_line, restore_blocking
+from inspector.bridge.relay_trust import Untrusted
 
 LINE_LIMIT = 16 * 1024 * 1024
 # Past this much unsent data the inspector has stopped reading: the relay lets it go rather than
@@ -157,6 +158,14 @@ class Relay:
                     f"refused:{refusal.reason}",
                     f"hook-inspector at {endpoint} refused this relay: {refusal.reason};"
                     " answering by myself (interceptors continue, approvals denied)",
+                )
+            except Untrusted as distrust:
+                retry_s = self._settings.refused_retry_s
+                self._offline_why = answers.untrusted(str(distrust))
+                self._log.state(
+                    f"untrusted:{distrust}",
+                    f"not trusting the socket {endpoint}: {distrust}; sent it nothing, answering"
+                    " by myself (interceptors continue, approvals denied)",
                 )
             except (OSError, asyncio.TimeoutError):
                 self._offline_why = answers.NOT_RUNNING

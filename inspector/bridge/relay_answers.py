@@ -20,6 +20,10 @@ def refused(reason: str) -> str:
     return f"hook-inspector refused this relay ({reason})"
 
 
+def untrusted(reason: str) -> str:
+    return f"hook-inspector's socket is not this user's ({reason})"
+
+
 def fallback(id_json: str, method: str, why: str) -> bytes:
     """A compact JSON-RPC answer line for the request `id_json` (its id as JSON text)."""
     if method == "hook.hello":

@@ -1,4 +1,5 @@
-"""Reaching hook-inspector: connect (Unix socket or TCP), greet, and read the welcome."""
+"""Reaching hook-inspector: connect (Unix socket or TCP), make sure a Unix socket is this user's
+inspector's (see relay_trust), greet, and read the welcome."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector.bridge.relay_trust import check_listener, check_socket_file
 from inspector.bridge.wire import WELCOME_KEY, read_token
 
 CONNECT_TIMEOUT_S = 1.0
@@ -44,14 +46,18 @@ class Refused(Exception):
 async def open_link(
     endpoint: Endpoint, greeting: Callable[[str | None], bytes], line_limit: int
 ) -> Link:
-    """Raises OSError or asyncio.TimeoutError when nobody listens, Refused when refused."""
+    """Raises OSError or asyncio.TimeoutError when nobody listens, Refused when refused,
+    relay_trust.Untrusted (before a byte is sent) when the socket is not this user's."""
     token = _token(endpoint.token_file) if endpoint.token_file else None
     if endpoint.path:
+        check_socket_file(endpoint.path)
         opening = asyncio.open_unix_connection(endpoint.path, limit=line_limit)
     else:
         opening = asyncio.open_connection(endpoint.host, endpoint.port, limit=line_limit)
     reader, writer = await asyncio.wait_for(opening, CONNECT_TIMEOUT_S)
     try:
+        if endpoint.path:
+            check_listener(writer.get_extra_info("socket"))
         writer.write(greeting(token))
         try:
             line = await asyncio.wait_for(reader.readline(), WELCOME_TIMEOUT_S)
