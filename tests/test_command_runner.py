@@ -78,3 +78,29 @@ async def test_a_cancelled_run_kills_its_process_tree(tmp_path: Path) -> None:
     with contextlib.suppress(asyncio.CancelledError):
         await running
     await wait_for(lambda: is_dead(int(pid_file.read_text())), timeout=5)
+
+
+async def test_a_cancel_during_the_spawn_returns_at_once_and_kills_the_tree(
+    tmp_path: Path,
+) -> None:
+    """The cancel lands before the child is fully started; the run must not wait for its life
+    (60 s here), and whatever it started must still be killed."""
+    pid_file = tmp_path / "pid"
+    for passes in range(1, 6):  # land the cancel at each await of the start-up in turn
+        pid_file.unlink(missing_ok=True)
+        shell = f"sleep 60 & echo $! > {pid_file}; wait"
+        running = asyncio.create_task(run_command(("sh", "-c", shell), "", timeout_s=120))
+        for _ in range(passes):
+            await asyncio.sleep(0)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(running, timeout=20)  # a hang detector: the child lives 60 s
+        assert running.done()
+        if pid_file.exists() and pid_file.read_text().strip():
+            await wait_for(lambda: is_dead(int(pid_file.read_text())), timeout=5)
+
+
+async def test_output_and_unread_input_of_a_command_that_never_reads() -> None:
+    payload = "y" * 300_000  # more than a pipe holds: the rest waits in our writer
+    run = await run_command((PY, "-c", "print('done')"), payload, timeout_s=10)
+    assert run.stdout.strip() == "done" and run.ignored_stdin

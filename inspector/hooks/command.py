@@ -13,6 +13,9 @@ import termios
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from inspector.hooks.pipes import read_pipe
 
 KILL_GRACE_S = 0.5  # after the exit, how long output may still arrive through the pipes
 
@@ -50,54 +53,57 @@ async def run_command(
     env: Mapping[str, str] | None = None,
 ) -> CommandRun:
     """Run `argv` with `stdin` written and then closed; kill its whole process tree at the
-    timeout. `env` is added to the inherited environment."""
+    timeout. `env` is added to the inherited environment. Cancelled, it kills the tree and
+    returns at once, whatever still holds the pipes."""
     started = time.perf_counter()
-    read_end, write_end = os.pipe()
+    loop = asyncio.get_running_loop()
+    outputs = (_Collector(), _Collector())
+    readers: list[asyncio.BaseTransport] = []
+    stdin_read, stdin_write = os.pipe()
     # A second handle on the read end lets us ask, after the exit, how much was never read.
-    watch_end = os.dup(read_end)
+    watch_end = os.dup(stdin_read)
+    child_ends = [stdin_read]
+    writer: asyncio.WriteTransport | None = None
+    spawning: asyncio.Future[tuple[asyncio.SubprocessTransport, _ExitWatch]] | None = None
     try:
+        for collector in outputs:
+            read_end, write_end = os.pipe()
+            child_ends.append(write_end)
+            readers.append(await read_pipe(loop, read_end, collector))
+        spawning = asyncio.ensure_future(_spawn(loop, argv, child_ends, cwd, env))
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=read_end,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                cwd=cwd,
-                env={**os.environ, **env} if env else None,
-                start_new_session=True,  # its own process group: a timeout kills the tree
-            )
+            # Shielded: a cancel that lands mid-spawn must not wait for the child's whole life.
+            process, watch = await asyncio.shield(spawning)
+        except asyncio.CancelledError:
+            spawning.add_done_callback(_kill_once_started)
+            raise
         except OSError as exc:
-            os.close(write_end)
             return _never_started(argv, stdin, started, f"{argv[0]}: {exc.strerror or exc}")
-        finally:
-            os.close(read_end)
-        writing = asyncio.create_task(_write_and_close(write_end, stdin.encode()))
-        stdout, stderr = bytearray(), bytearray()
-        readers = asyncio.gather(_collect(proc.stdout, stdout), _collect(proc.stderr, stderr))
-        timed_out = False
         try:
-            await asyncio.wait_for(proc.wait(), timeout_s)
-        except asyncio.TimeoutError:
-            timed_out = True
-            _kill_group(proc.pid)
-            await proc.wait()
+            writer = await _write_and_close(loop, stdin_write, stdin.encode())
+            timed_out = await _wait_or_kill(process, watch, timeout_s)
         except asyncio.CancelledError:  # the caller gave up (a turn or the app ended)
-            _kill_group(proc.pid)
-            readers.cancel()
-            writing.cancel()
-            await asyncio.shield(proc.wait())
+            _kill_group(process.get_pid())
+            process.close()
             raise
         # children that outlive the command may hold the pipes open; do not wait for them
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(readers), KILL_GRACE_S)
-        readers.cancel()
-        writing.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await writing
-        unread = _unread(watch_end)
+            await asyncio.wait_for(_all_ended(outputs), KILL_GRACE_S)
+        unread = _unread(watch_end) + writer.get_write_buffer_size()
+        code = process.get_returncode()
+        process.close()
     finally:
+        if spawning is None:  # the child's ends are the spawn's to close once it ran
+            for fd in child_ends:
+                os.close(fd)
+        if writer is None:
+            os.close(stdin_write)
+        elif writer.get_write_buffer_size():  # a command that stopped reading: drop the rest
+            writer.abort()
+        for reader in readers:
+            reader.close()
         os.close(watch_end)
-    code = proc.returncode
+    stdout, stderr = (bytes(collector.data) for collector in outputs)
     return CommandRun(
         argv=argv,
         stdin=stdin,
@@ -111,21 +117,94 @@ async def run_command(
     )
 
 
-async def _write_and_close(fd: int, data: bytes) -> None:
-    """Write all of stdin, then close it. A command that exits without reading is fine: the
-    hosts ignore write errors too."""
-    loop = asyncio.get_running_loop()
+class _Collector(asyncio.Protocol):
+    """Keeps what arrives as it arrives, so a killed command's partial output survives."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.ended = asyncio.Event()
+
+    def data_received(self, data: bytes) -> None:
+        self.data += data
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.ended.set()
+
+
+class _ExitWatch(asyncio.SubprocessProtocol):
+    def __init__(self) -> None:
+        self.exited = asyncio.Event()
+
+    def process_exited(self) -> None:
+        self.exited.set()
+
+
+async def _spawn(
+    loop: asyncio.AbstractEventLoop,
+    argv: tuple[str, ...],
+    child_ends: list[int],
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+) -> tuple[asyncio.SubprocessTransport, _ExitWatch]:
+    """Start the command on our own pipes (stdin, stdout, stderr), so asyncio holds none of
+    them; the child's ends are closed here, once it has its copies."""
+    stdin, stdout, stderr = child_ends
     try:
-        await loop.run_in_executor(None, _write_all, fd, data)
+        return await loop.subprocess_exec(
+            _ExitWatch,
+            *argv,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            cwd=cwd,
+            env={**os.environ, **env} if env else None,
+            start_new_session=True,  # its own process group: a timeout kills the tree
+        )
     finally:
-        os.close(fd)
+        for fd in child_ends:
+            os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    with contextlib.suppress(BrokenPipeError, OSError):
-        while view:
-            view = view[os.write(fd, view) :]
+def _kill_once_started(spawning: asyncio.Future[tuple[asyncio.SubprocessTransport, Any]]) -> None:
+    if spawning.cancelled() or spawning.exception() is not None:
+        return
+    process, _ = spawning.result()
+    _kill_group(process.get_pid())
+    process.close()
+
+
+async def _write_and_close(
+    loop: asyncio.AbstractEventLoop, fd: int, data: bytes
+) -> asyncio.WriteTransport:
+    """Write all of stdin, then close it, without ever blocking on a command that does not read.
+    A command that exits without reading is fine: the hosts ignore write errors too."""
+    pipe = open(fd, "wb", buffering=0)  # noqa: SIM115 (the transport owns it and closes it)
+    try:
+        writer, _ = await loop.connect_write_pipe(asyncio.BaseProtocol, pipe)
+    except BaseException:
+        pipe.close()
+        raise
+    writer.write(data)
+    writer.write_eof()
+    return writer
+
+
+async def _wait_or_kill(
+    process: asyncio.SubprocessTransport, watch: _ExitWatch, timeout_s: float
+) -> bool:
+    """Wait for the exit; at the timeout kill the tree, wait for the exit, and say so."""
+    try:
+        await asyncio.wait_for(watch.exited.wait(), timeout_s)
+    except asyncio.TimeoutError:
+        _kill_group(process.get_pid())
+        await watch.exited.wait()
+        return True
+    return False
+
+
+async def _all_ended(outputs: tuple[_Collector, ...]) -> None:
+    for collector in outputs:
+        await collector.ended.wait()
 
 
 def _unread(fd: int) -> int:
@@ -138,13 +217,6 @@ def _unread(fd: int) -> int:
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-
-
-async def _collect(stream: asyncio.StreamReader | None, into: bytearray) -> None:
-    """Keep what arrives as it arrives, so a killed command's partial output survives."""
-    assert stream is not None
-    while chunk := await stream.read(1 << 16):
-        into += chunk
 
 
 def _never_started(argv: tuple[str, ...], stdin: str, started: float, error: str) -> CommandRun:

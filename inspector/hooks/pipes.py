@@ -101,7 +101,8 @@ async def start_child(
         for on_line in (on_stdout, on_stderr):
             read_end, write_end = os.pipe()
             write_ends.append(write_end)
-            outputs.append(await _read_lines(loop, read_end, on_line))
+            reader = LineReader(on_line)
+            outputs.append((await read_pipe(loop, read_end, reader), reader))
         transport, protocol = await loop.subprocess_exec(
             lambda: _ExitWatch(loop),
             *command,
@@ -123,14 +124,14 @@ async def start_child(
     return HookChild(process, protocol.exited, outputs[0][1], tuple(outputs))
 
 
-async def _read_lines(
-    loop: asyncio.AbstractEventLoop, fd: int, on_line: OnLine
-) -> tuple[asyncio.BaseTransport, LineReader]:
-    reader = LineReader(on_line)
+async def read_pipe(
+    loop: asyncio.AbstractEventLoop, fd: int, protocol: asyncio.Protocol
+) -> asyncio.BaseTransport:
+    """Have the loop itself read the pipe `fd` into `protocol`; the transport owns `fd`."""
     pipe = open(fd, "rb", buffering=0)  # noqa: SIM115 (the transport owns it and closes it)
     try:
-        transport, _ = await loop.connect_read_pipe(lambda: reader, pipe)
+        transport, _ = await loop.connect_read_pipe(lambda: protocol, pipe)
     except BaseException:
         pipe.close()
         raise
-    return transport, reader
+    return transport
