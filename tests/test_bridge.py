@@ -27,7 +27,13 @@ from conftest import SCRIPTED, config_of, scripted, wait_for
 from fake_agent import FakeAgent, go_json
 
 from inspector.bridge import wire
-from inspector.bridge.listener import Listener, ListenError, ListenOptions, parse_listen
+from inspector.bridge.listener import (
+    Listener,
+    ListenError,
+    ListenOptions,
+    parse_listen,
+    reach_beyond_loopback,
+)
 from inspector.config.model import HookSpec, TimeoutBehaviour
 from inspector.engine import Engine
 from inspector.hooks.approvals import Verdict
@@ -735,6 +741,50 @@ def test_tcp_binds_loopback_unless_told_and_needs_a_token() -> None:
         parse_listen("localhost")
     with pytest.raises(ValueError, match="needs a token"):
         Listener(Engine(config_of()), tcp=("127.0.0.1", 0))
+
+
+@pytest.mark.parametrize(
+    ("listen", "warning"),
+    [
+        (":::7000", ":: is every interface: other machines can reach port 7000"),
+        ("[::]:7000", ":: is every interface"),
+        ("0.0.0.0:7000", "0.0.0.0 is every interface"),
+        ("192.168.1.5:7000", "192.168.1.5 is not a loopback address"),
+        ("board.local:7000", "board.local is a name, not a loopback address"),
+        (":7000", None),
+        ("127.0.0.2:7000", None),
+        ("[::1]:7000", None),
+        ("[::ffff:127.0.0.1]:7000", None),
+        ("localhost:7000", None),
+    ],
+)
+def test_listening_beyond_loopback_is_warned_about(listen: str, warning: str | None) -> None:
+    exposure = reach_beyond_loopback(*parse_listen(listen))
+    if warning is None:
+        assert exposure is None
+    else:
+        assert exposure is not None and exposure.startswith(warning)
+        assert "listen on 127.0.0.1 and use an SSH tunnel" in exposure
+
+
+@bounded(60)
+async def test_serve_on_every_interface_warns_first(tmp_path: Path) -> None:
+    (tmp_path / "token").write_text("s3cret\n")
+    process = await asyncio.create_subprocess_exec(
+        *[sys.executable, "-m", "inspector", "serve", "--listen", ":::0"],
+        *["--token-file", str(tmp_path / "token")],
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    try:
+        first = (await process.stderr.readline()).decode()
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+    assert first.startswith("hook-inspector serve: warning: :: is every interface: ")
 
 
 @bounded(30)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import os
 import socket
 import stat
@@ -45,6 +46,30 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host or LOOPBACK, int(port)
 
 
+def reach_beyond_loopback(host: str, port: int) -> str | None:
+    """Why listening on `host` lets other machines knock on `port`, or None for loopback."""
+    if host == "localhost":
+        return None
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return f"{host} is a name, not a loopback address: {_reachable(port)}"
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback:
+        return None
+    if address.is_unspecified:
+        return f"{host} is every interface: {_reachable(port)}"
+    return f"{host} is not a loopback address: {_reachable(port)}"
+
+
+def _reachable(port: int) -> str:
+    return (
+        f"other machines can reach port {port} and only the token keeps them out;"
+        " listen on 127.0.0.1 and use an SSH tunnel to keep it on this machine"
+    )
+
+
 @dataclass(frozen=True)
 class ListenOptions:
     """Where relays find the inspector: the private Unix socket (default), another socket
@@ -63,6 +88,14 @@ class ListenOptions:
         if tcp and not token_file:
             raise ValueError("--listen needs --token-file")
         return cls(socket, tcp, read_token(token_file) if token_file else None)
+
+    @property
+    def exposure(self) -> str | None:
+        """Who else can reach a TCP address that is not loopback, for a warning; else None."""
+        if self.tcp is None:
+            return None
+        host, port = self.tcp
+        return reach_beyond_loopback(host, port)
 
 
 class Listener:

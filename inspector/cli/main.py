@@ -228,7 +228,10 @@ def _listen_options(args: argparse.Namespace, command: str) -> ListenOptions | N
     from inspector.bridge.listener import ListenOptions
 
     try:
-        return ListenOptions.from_flags(args.socket, args.listen, args.token_file)
+        options = ListenOptions.from_flags(args.socket, args.listen, args.token_file)
     except (OSError, ValueError) as error:
         print(f"hook-inspector {command}: {error}", file=sys.stderr)
         return None
+    if options.exposure:
+        print(f"hook-inspector {command}: warning: {options.exposure}", file=sys.stderr)
+    return options
