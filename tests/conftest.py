@@ -69,5 +69,18 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None
         await asyncio.sleep(0.01)
 
 
+async def wait_for_count(count: Callable[[], int], target: int, stall: float = 10.0) -> None:
+    """Poll until `count()` reaches `target`, failing only when it stops growing for `stall`
+    seconds: a loaded machine may be slow, but a stuck one makes no progress at all."""
+    loop = asyncio.get_running_loop()
+    last, since = count(), loop.time()
+    while (now := count()) < target:
+        if now != last:
+            last, since = now, loop.time()
+        elif loop.time() - since > stall:
+            raise AssertionError(f"stuck at {now} of {target} for {stall} s")
+        await asyncio.sleep(0.01)
+
+
 def recorded_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

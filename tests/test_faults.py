@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HOOKS, config_of, needs_proc, open_fds, scripted, wait_for
+from conftest import HOOKS, config_of, needs_proc, open_fds, scripted, wait_for, wait_for_count
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.engine import Engine
@@ -257,7 +257,7 @@ async def test_a_stderr_flood_is_kept_line_by_line(tmp_path: Path) -> None:
     lines = 50_000
     async with bench(tmp_path, faulty("flood-stderr", str(lines))) as run:
         assert (await run.call()).status == "ok"
-        await wait_for(lambda: len(run.of_faulty(Stderr)) == lines)
+        await wait_for_count(lambda: len(run.of_faulty(Stderr)), lines)
         journal = await run.finish()
     flood = [r.line for r in journal.of_type(Stderr) if r.hook == "faulty"]
     assert flood == [f"flood {n}" for n in range(1, lines + 1)]

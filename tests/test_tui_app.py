@@ -426,21 +426,32 @@ async def test_allow_always_for_the_tool_then_revoke_it_in_the_rules_screen(
     ]
 
 
-async def test_unanswered_approval_times_out_with_on_timeout_deny(tmp_path: Path) -> None:
-    # Long enough that a loaded machine still shows the countdown before the deadline passes.
-    app = live_app(config_of(GATE, MANUAL, approval_timeout_ms=2000), tmp_path)
+async def test_the_approval_modal_counts_down_to_its_on_timeout(tmp_path: Path) -> None:
+    app = live_app(config_of(GATE, MANUAL, approval_timeout_ms=60_000), tmp_path)
     async with running(app) as pilot:
         await started(pilot)
         task = approve(app, "ls")
         screen = await opened(pilot, ApprovalScreen, "the approval modal")
         countdown = screen.query_one("#countdown", Label)
         await until(pilot, lambda: plain(countdown), what="the countdown shown")
-        assert plain(countdown) in {"2 s left — then deny", "1 s left — then deny"}
-        outcome = await task
+        seconds, _, rest = plain(countdown).partition(" s left")
+        assert 40 < int(seconds) <= 60 and rest == " — then deny"
+        await pilot.press("a")
+        assert (await task).approved
+
+
+async def test_unanswered_approval_times_out_with_on_timeout_deny(tmp_path: Path) -> None:
+    # Whether the modal has painted before the deadline depends on the machine's load; the
+    # verdict, the journal and a closed modal afterwards do not.
+    app = live_app(config_of(GATE, MANUAL, approval_timeout_ms=300), tmp_path)
+    async with running(app) as pilot:
+        await started(pilot)
+        outcome = await approve(app, "ls")
         await until(pilot, lambda: not isinstance(app.screen, ApprovalScreen), what="closed")
+        assert app.engine.approvals.pending == []
     assert (outcome.approved, outcome.decided_by) == (False, "me")
     assert human_decisions(app) == [
-        ("deny", "timeout", "no decision within 2 s (on_timeout: deny)")
+        ("deny", "timeout", "no decision within 0.3 s (on_timeout: deny)")
     ]
 
 
