@@ -72,9 +72,7 @@ def main() -> int:
         harness = go_tree.build_harness(upstream, args.go, Path(build))
         outcomes = run_harness(harness, Path(build), prepared)
     records = [record_of(case, outcome) for case, outcome in zip(prepared, outcomes, strict=True)]
-    lines = [
-        json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in records
-    ]
+    lines = [json.dumps(record, separators=(",", ":")) + "\n" for record in records]
 
     results_path = args.corpus / "results.jsonl"
     if args.check:
@@ -171,7 +169,7 @@ def run_harness(
     run = subprocess.run(
         [str(harness), "run", str(cases_file)], check=True, capture_output=True, text=True
     )
-    return [json.loads(line) for line in run.stdout.splitlines()]
+    return [json.loads(line) for line in run.stdout.split("\n") if line]
 
 
 def record_of(case: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
@@ -209,8 +207,7 @@ OUTCOME_KEYS = (
     "mount_error",
     "decision",
     "approval",
-    "passed_on",
-    "passed_on_go",
+    "passed_on_json",
     "logs",
     "stderr_logs",
     "close_logs",
@@ -233,8 +230,8 @@ def header_of(upstream: go_tree.Upstream, go: Path, count: int) -> dict[str, Any
 
 
 def report_differences(results_path: Path, fresh: list[str]) -> int:
-    recorded = results_path.read_text().splitlines(keepends=True) if results_path.exists() else []
-    old = {json.loads(line)["id"]: line for line in recorded}
+    recorded = results_path.read_text().split("\n") if results_path.exists() else []
+    old = {json.loads(line)["id"]: line + "\n" for line in recorded if line}
     new = {json.loads(line)["id"]: line for line in fresh}
     differing = sorted(
         case_id for case_id in old.keys() | new.keys() if old.get(case_id) != new.get(case_id)

@@ -78,17 +78,16 @@ type lineBytes struct {
 }
 
 type caseOut struct {
-	ID         string          `json:"id"`
-	Stage      string          `json:"stage"`
-	MountError *string         `json:"mount_error"`
-	Decision   *decisionOut    `json:"decision"`
-	Approval   *approvalOut    `json:"approval"`
-	PassedOn   json.RawMessage `json:"passed_on"`
-	PassedOnGo *string         `json:"passed_on_go"`
-	Logs       []logger.Entry  `json:"logs"`
-	StderrLogs []logger.Entry  `json:"stderr_logs"`
-	CloseLogs  []logger.Entry  `json:"close_logs"`
-	Hooks      []hookOut       `json:"hooks"`
+	ID         string         `json:"id"`
+	Stage      string         `json:"stage"`
+	MountError *string        `json:"mount_error"`
+	Decision   *decisionOut   `json:"decision"`
+	Approval   *approvalOut   `json:"approval"`
+	PassedOn   *string        `json:"passed_on_json"`
+	Logs       []logger.Entry `json:"logs"`
+	StderrLogs []logger.Entry `json:"stderr_logs"`
+	CloseLogs  []logger.Entry `json:"close_logs"`
+	Hooks      []hookOut      `json:"hooks"`
 }
 
 func main() {
@@ -250,8 +249,7 @@ func callStage(hm *agent.HookManager, spec caseSpec, result *caseOut) error {
 		return err
 	}
 	text := string(body)
-	result.PassedOn = body
-	result.PassedOnGo = &text
+	result.PassedOn = &text
 	return nil
 }
 
@@ -304,9 +302,6 @@ func ensureNonNil(result *caseOut) {
 	}
 	if result.CloseLogs == nil {
 		result.CloseLogs = []logger.Entry{}
-	}
-	if result.PassedOn == nil {
-		result.PassedOn = json.RawMessage("null")
 	}
 }
 
