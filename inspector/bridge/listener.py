@@ -2,12 +2,15 @@
 
 Whoever can connect can answer the agent's approvals, so the socket lives in a folder only its
 owner can enter (0700) and is itself 0600, both set explicitly; TCP refuses any relay without the
-token, and binds to loopback unless told otherwise."""
+token, and binds to loopback unless told otherwise. A connection must greet within
+GREETING_TIMEOUT_S, and at most MAX_UNGREETED are waiting for their greeting at once (see
+doorway.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import os
 import socket
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.bridge import wire
+from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.session import RelaySession
 from inspector.bridge.wire import read_token
@@ -26,11 +30,13 @@ from inspector.protocol.framing import KEEP_LIMIT
 if TYPE_CHECKING:
     from inspector.engine import Engine
 
-GREETING_TIMEOUT_S = 5.0
+GREETING_TIMEOUT_S = 2.0  # a relay greets as soon as it connects, and waits 1 s for the welcome
+MAX_UNGREETED = 32
 STREAM_LIMIT = 1 << 20  # the longest greeting; later lines are framed by the session
 PROBE_TIMEOUT_S = 1.0
 LOOPBACK = "127.0.0.1"
 REFUSED = "refused"
+OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
 class ListenError(Exception):
@@ -119,27 +125,28 @@ class Listener:
         self.max_line = max_line
         self.sessions: dict[str, RelaySession] = {}
         self.address = ""
-        self._server: asyncio.AbstractServer | None = None
+        self._doorway: Doorway | None = None
         self._inode: int | None = None
         self._connections: set[asyncio.StreamWriter] = set()
+        self._handlers: set[asyncio.Task[None]] = set()
+        self._accept_failing = False
 
     async def start(self) -> None:
         try:
             if self.socket_path is not None:
-                sock = self._bind_unix(self.socket_path)
-                self._server = await asyncio.start_unix_server(
-                    self._accept, sock=sock, limit=STREAM_LIMIT
-                )
+                sockets = [self._bind_unix(self.socket_path)]
                 self.address = str(self.socket_path)
             else:
                 assert self.tcp is not None
-                self._server = await asyncio.start_server(
-                    self._accept, *self.tcp, limit=STREAM_LIMIT
-                )
-                host, port = self._server.sockets[0].getsockname()[:2]
+                sockets = await bind_tcp(*self.tcp)
+                host, port = sockets[0].getsockname()[:2]
                 self.address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         except OSError as exc:
             raise ListenError(f"cannot listen on {self.socket_path or self.tcp}: {exc}") from exc
+        self._doorway = Doorway(
+            sockets, self._connected, room=MAX_UNGREETED, on_trouble=self._cannot_accept
+        )
+        self._doorway.start()
 
     def time_left(self, seq: int) -> float | None:
         """Seconds until a held relayed request (by exchange seq) is dropped; None for others."""
@@ -151,13 +158,12 @@ class Listener:
 
     async def close(self) -> None:
         """Stop accepting; every relay's pending calls get their fallback answer first."""
-        if self._server is not None:
-            self._server.close()
+        if self._doorway is not None:
+            await self._doorway.close()
         await asyncio.gather(*(session.close() for session in list(self.sessions.values())))
         for writer in self._connections:  # still greeting
             writer.close()
-        if self._server is not None:
-            await self._server.wait_closed()
+        await asyncio.gather(*self._handlers, return_exceptions=True)
         if self.socket_path is not None and self._inode is not None:
             with contextlib.suppress(FileNotFoundError):
                 if os.stat(self.socket_path).st_ino == self._inode:  # not a newer inspector's
@@ -173,6 +179,7 @@ class Listener:
         umask = os.umask(0o177)
         try:
             sock.bind(str(path))
+            sock.listen(BACKLOG)
         except OSError:
             sock.close()
             raise
@@ -184,11 +191,39 @@ class Listener:
 
     # ---- a relay connects ------------------------------------------------------------------
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def _connected(self, conn: socket.socket) -> None:
+        self._accept_failing = False
+        handler = asyncio.create_task(self._accept(conn))
+        self._handlers.add(handler)
+        handler.add_done_callback(self._handlers.discard)
+
+    def _cannot_accept(self, error: OSError) -> None:
+        """Out of descriptors or buffers: said once until an accept works again."""
+        if error.errno not in OUT_OF_RESOURCES or self._accept_failing:
+            return
+        self._accept_failing = True
+        detail = (
+            f"cannot accept a connection ({error.strerror}): relays wait in the queue, and"
+            " accepting goes on when the inspector has room again"
+        )
+        self.engine.journal.append(Lifecycle(hook=DEFAULT_NAME, state=REFUSED, detail=detail))
+
+    async def _accept(self, conn: socket.socket) -> None:
+        assert self._doorway is not None
+        done_greeting = self._doorway.leave
+        try:
+            reader, writer = await asyncio.open_connection(sock=conn, limit=STREAM_LIMIT)
+        except OSError:
+            conn.close()
+            done_greeting()
+            return
         self._connections.add(writer)
         try:
             peer = _peer(writer)
-            greeting = await self._greet(reader, writer, peer)
+            try:
+                greeting = await self._greet(reader, writer, peer)
+            finally:
+                done_greeting()
             if greeting is None:
                 return
             label = self._label(greeting.name)

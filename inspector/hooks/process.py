@@ -209,20 +209,26 @@ class ProcessHook:
         self._ready.clear()
         self.stats.crashes += 1
         self._set_state(EXITED, detail=reason, exit_code=code, picoclaw=NO_RESTART_NOTE)
-        if self.restart_enabled:
+        restarting = self._restart_task is not None and not self._restart_task.done()
+        if self.restart_enabled and not restarting:  # a crash at hello: that loop goes on
             self._restart_task = asyncio.create_task(self._restart_later())
 
     async def _restart_later(self) -> None:
+        """Start the hook again until it is ready or stopped, each wait twice the last: a
+        respawn that fails (no file descriptor left, a hello that times out or crashes) is no
+        reason to leave the hook dead for good."""
         if time.monotonic() - self._started_at > STABLE_AFTER_S:
             self._backoff = BACKOFF_START_S
-        delay = self._backoff
-        self._backoff = min(self._backoff * 2, BACKOFF_MAX_S)
-        self._set_state(RESTARTING, detail=f"in {delay:.2f} s")
-        await asyncio.sleep(delay)
-        if self._stopping:
-            return
-        self.stats.restarts += 1
-        await self.start()
+        while not self._stopping:
+            delay = self._backoff
+            self._backoff = min(self._backoff * 2, BACKOFF_MAX_S)
+            self._set_state(RESTARTING, detail=f"in {delay:.2f} s")
+            await asyncio.sleep(delay)
+            if self._stopping:
+                return
+            self.stats.restarts += 1
+            if await self.start():
+                return
 
     def _set_state(
         self,
