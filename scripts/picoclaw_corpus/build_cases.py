@@ -344,6 +344,19 @@ def bad_utf8() -> Iterator[Case]:
         raw(b'{"action":"modify","result":{"tool":"echo_text","result":{"for_llm":"\xff\xfe"}}}'),
     )
     yield case(
+        "bad_utf8/before_tool/truncated-3-byte",
+        cat,
+        "before_tool",
+        raw(b'{"action":"deny_tool","reason":"a\xe2\x82b"}'),
+        "Go replaces each byte of an incomplete sequence; Python's 'replace' uses one U+FFFD",
+    )
+    yield case(
+        "bad_utf8/before_tool/truncated-4-byte",
+        cat,
+        "before_tool",
+        raw(b'{"action":"deny_tool","reason":"a\xf0\x9f\x98b"}'),
+    )
+    yield case(
         "bad_utf8/before_tool/latin1-line",
         cat,
         "before_tool",
