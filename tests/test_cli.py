@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +156,40 @@ def test_a_headless_run_does_not_wait_for_a_human_who_is_not_there(tmp_path: Pat
     by_timeout = [d for d in decisions if d["stage"] == "approve_tool"]
     assert by_timeout and all(d["verdict"] in ("deny", "denied") for d in by_timeout)
     assert all("nobody at the inspector" in d["reason"] for d in by_timeout)
+
+
+def poll(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Wait for `condition` from outside the event loop, failing after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.02)
+
+
+def write_config_with(tmp_path: Path, hooks: dict[str, Any], **defaults: int) -> Path:
+    path = tmp_path / "hooks.yaml"
+    path.write_text(yaml.safe_dump({"defaults": defaults, "hooks": hooks}))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "status"),
+    [({"never": True}, "timeout"), ({"exit": 3}, "exited")],
+)
+def test_strict_fails_a_run_whose_calls_failed(
+    tmp_path: Path, behaviour: dict[str, Any], status: str
+) -> None:
+    hook = scripted_hook({"before_tool": behaviour}, intercept=["before_tool"])
+    config = write_config_with(tmp_path, {"flaky": hook}, interceptor_timeout_ms=300)
+    lenient = hook_inspector("run", str(config))
+    assert lenient.returncode == 0, lenient.stderr
+    assert f"  {status}" in lenient.stdout
+    strict = hook_inspector("run", str(config), "--strict")
+    assert strict.returncode == 1, strict.stderr
+    assert "0 failed call(s)" not in strict.stderr and "failed call(s)" in strict.stderr
+
+
+def test_strict_passes_a_run_whose_calls_all_succeeded() -> None:
+    result = hook_inspector("run", "--strict")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 failed call(s); 0 crash(es)" in result.stderr

@@ -67,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_journal(run)
     run.add_argument("--json", action="store_true", help="one JSON record per line")
     run.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 also when a call failed (error, timeout, exited, invalid, not_sent) "
+        "or a hook crashed",
+    )
+    run.add_argument(
         "--watch",
         action="store_true",
         help="keep running: reload when the config or a hook script is saved, then play again",
@@ -171,16 +177,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from inspector.cli.run import run_scenario
+    from inspector.cli.session import until_sigterm
 
-    return asyncio.run(
-        run_scenario(args.config, args.scenario, args.journal, as_json=args.json, watch=args.watch)
+    scenario = run_scenario(
+        args.config,
+        args.scenario,
+        args.journal,
+        as_json=args.json,
+        watch=args.watch,
+        strict=args.strict,
     )
+    return asyncio.run(until_sigterm(scenario))
 
 
 def _check(args: argparse.Namespace) -> int:
     from inspector.cli.check import check_hooks
+    from inspector.cli.session import until_sigterm
 
-    return asyncio.run(check_hooks(args.config, as_json=args.json))
+    return asyncio.run(until_sigterm(check_hooks(args.config, as_json=args.json)))
 
 
 def _ui(args: argparse.Namespace) -> int:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from typing import TextIO
 
 from rich.console import Console
 from rich.text import Text
 
+from inspector.cli.output import BackgroundOutput
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import is_final
 from inspector.journal.records import (
@@ -23,7 +23,7 @@ from inspector.journal.records import (
     Reload,
     Stderr,
 )
-from inspector.safe_text import one_line
+from inspector.safe_text import json_dumps, one_line
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "warn": "yellow", "info": "cyan"}
 STATUS_STYLE = {"ok": "green", "timeout": "bold red", "exited": "bold red", "not_sent": "red"}
@@ -41,20 +41,24 @@ VERDICT_STYLE = {
 
 class Printer:
     """Subscribes to a journal and prints each record once, when it is final. Printing waits for
-    the current step of the loop to end, so the pipeline's verdict on an answer is included."""
+    the current step of the loop to end, so the pipeline's verdict on an answer is included.
+    The loop only queues the lines: laying them out and writing them is the output thread's."""
 
     def __init__(self, journal: Journal, *, as_json: bool, out: TextIO | None = None) -> None:
         self.as_json = as_json
-        self.out = out or sys.stdout
-        self.console = Console(file=self.out, highlight=False, soft_wrap=True)
+        out = out or sys.stdout
+        self.console = Console(file=out, highlight=False, soft_wrap=True)
+        self.output: BackgroundOutput[str | list[Text]] = BackgroundOutput(out, self._render)
         self._printed: set[int] = set()
         self._waiting: dict[int, Record] = {}
         self._start: float | None = None
         self._unsubscribe = journal.subscribe(self._on_record)
 
     def close(self) -> None:
+        """Print what is left and wait until it is written (or the reader is gone)."""
         self._unsubscribe()
         self._drain()
+        self.output.close()
 
     def _on_record(self, record: Record, new: bool) -> None:
         if record.seq in self._printed or not is_final(record):
@@ -74,16 +78,22 @@ class Printer:
 
     def _print(self, record: Record) -> None:
         if self.as_json:
-            self.out.write(json.dumps(record.to_json(), ensure_ascii=False, default=str) + "\n")
-            self.out.flush()
+            self.output.put(json_dumps(record.to_json(), default=str) + "\n")
             return
         if self._start is None:
             self._start = record.ts
         line = Text(f"{record.ts - self._start:8.3f}s ", style="dim")
         line.append_text(describe(record))
-        self.console.print(line)
-        for finding in record.findings_list:
-            self.console.print(finding_line(finding, record.host))
+        findings = [finding_line(finding, record.host) for finding in record.findings_list]
+        self.output.put([line, *findings])
+
+    def _render(self, item: str | list[Text]) -> str:
+        if isinstance(item, str):
+            return item
+        with self.console.capture() as capture:
+            for line in item:
+                self.console.print(line)
+        return capture.get()
 
 
 def describe(record: Record) -> Text:
@@ -91,18 +101,21 @@ def describe(record: Record) -> Text:
         return _exchange(record)
     if isinstance(record, Event):
         text = Text("event ", style="blue")
-        text.append(record.kind, style=SEVERITY_STYLE.get(record.severity, ""))
+        text.append(one_line(record.kind), style=SEVERITY_STYLE.get(record.severity, ""))
         if record.delivered:
-            text.append(f"  → {', '.join(record.delivered)}", style="dim")
+            text.append(f"  → {one_line(', '.join(record.delivered))}", style="dim")
         return text
     if isinstance(record, Stderr):
-        return Text.assemble((record.hook, "bold"), (" stderr ", "dim"), one_line(record.line))
+        return Text.assemble(
+            (one_line(record.hook), "bold"), (" stderr ", "dim"), one_line(record.line)
+        )
     if isinstance(record, Noise):
         return Text.assemble(
-            (record.hook, "bold"), (" stdout noise ", "yellow"), one_line(record.line)
+            (one_line(record.hook), "bold"), (" stdout noise ", "yellow"), one_line(record.line)
         )
     if isinstance(record, Lifecycle):
-        text = Text.assemble((record.hook, "bold"), " ", (record.state, _state_style(record.state)))
+        state = (one_line(record.state), _state_style(record.state))
+        text = Text.assemble((one_line(record.hook), "bold"), " ", state)
         if record.pid:
             text.append(f" pid {record.pid}", style="dim")
         if record.detail:
@@ -119,18 +132,18 @@ def _reload(record: Reload) -> Text:
     if record.error:
         return Text.assemble(("reload failed ", "bold red"), one_line(record.error))
     text = Text("reload ", style="bold magenta")
-    text.append(record.changes or "nothing restarted")
+    text.append(one_line(record.changes) or "nothing restarted")
     text.append(f"  unchanged {len(record.unchanged)}  {record.duration_ms:.0f} ms", style="dim")
     return text
 
 
 def _exchange(record: Exchange) -> Text:
-    text = Text.assemble((record.hook, "bold"), " → ", (record.method, "cyan"))
+    text = Text.assemble((one_line(record.hook), "bold"), " → ", (one_line(record.method), "cyan"))
     if record.rpc_id:
         text.append(f" #{record.rpc_id}", style="dim")
     if record.action:
-        text.append(f"  {record.action}", style=VERDICT_STYLE.get(record.action, ""))
-    text.append(f"  {record.status}", style=STATUS_STYLE.get(record.status, "red"))
+        text.append(f"  {one_line(record.action)}", style=VERDICT_STYLE.get(record.action, ""))
+    text.append(f"  {one_line(record.status)}", style=STATUS_STYLE.get(record.status, "red"))
     if record.duration_ms is not None:
         text.append(f"  {record.duration_ms:.1f} ms", style="dim")
     if record.error:
@@ -139,12 +152,12 @@ def _exchange(record: Exchange) -> Text:
 
 
 def _decision(record: Decision) -> Text:
-    text = Text.assemble(("decision ", "dim"), (record.stage, "cyan"), ": ")
-    text.append(record.verdict, style=VERDICT_STYLE.get(record.verdict, "green"))
+    text = Text.assemble(("decision ", "dim"), (one_line(record.stage), "cyan"), ": ")
+    text.append(one_line(record.verdict), style=VERDICT_STYLE.get(record.verdict, "green"))
     if record.tool:
-        text.append(f" {record.tool}")
+        text.append(f" {one_line(record.tool)}")
     if record.by:
-        text.append(f" by {record.by}", style="bold")
+        text.append(f" by {one_line(record.by)}", style="bold")
     if record.reason:
         text.append(f" — {one_line(record.reason)}")
     return text
@@ -152,7 +165,8 @@ def _decision(record: Decision) -> Text:
 
 def finding_line(finding: Finding, host: str = "PicoClaw") -> Text:
     text = Text("          ")
-    text.append(f"[{finding.severity}] {finding.code}", style=SEVERITY_STYLE[finding.severity])
+    label = f"[{one_line(finding.severity)}] {one_line(finding.code)}"
+    text.append(label, style=SEVERITY_STYLE.get(finding.severity, ""))
     text.append(f" {one_line(finding.message)}")
     if finding.picoclaw:
         text.append(f"  ({host}: {one_line(finding.picoclaw)})", style="dim")

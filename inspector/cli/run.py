@@ -9,7 +9,13 @@ from pathlib import Path
 from rich.console import Console
 
 from inspector.cli.printer import Printer
-from inspector.cli.session import config_or_demo, error_findings, hooks_that_never_started
+from inspector.cli.session import (
+    config_or_demo,
+    crashes,
+    error_findings,
+    failed_calls,
+    hooks_that_never_started,
+)
 from inspector.demo import DEMO_CONFIG, default_scenario
 from inspector.drivers.runners import Outcome, turn_runner
 from inspector.drivers.scenario import load_scenario
@@ -27,7 +33,10 @@ async def run_scenario(
     *,
     as_json: bool,
     watch: bool = False,
+    strict: bool = False,
 ) -> int:
+    """1 on an error-severity finding or a hook that never started; with `strict`, also on a
+    failed call (error, timeout, exited, invalid, not_sent) or a hook that crashed."""
     config = config_or_demo(config_path)
     scenario = load_scenario(scenario_path or default_scenario(config_path))
     engine = Engine(config, journal_path=journal_path)
@@ -53,13 +62,16 @@ async def run_scenario(
         printer.close()
     errors = error_findings(engine.journal)
     missing = hooks_that_never_started(engine.journal, [spec.name for spec in config.enabled_hooks])
+    failed, crashed = len(failed_calls(engine.journal)), len(crashes(engine.journal))
     if not as_json:
         summary.print(
-            f"{errors} error finding(s)"
+            f"{errors} error finding(s); {failed} failed call(s); {crashed} crash(es)"
             + (f"; never ready: {', '.join(missing)}" if missing else ""),
             markup=False,
         )
-    return EXIT_PROBLEMS if errors or missing else EXIT_OK
+    if errors or missing or (strict and (failed or crashed)):
+        return EXIT_PROBLEMS
+    return EXIT_OK
 
 
 async def _replay_on_reload(

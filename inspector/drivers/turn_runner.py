@@ -502,8 +502,9 @@ def _text(value: object) -> str:
 
 
 def _byte_len(text: str) -> int:
-    """Go's len() of a string counts UTF-8 bytes."""
-    return len(text.encode("utf-8"))
+    """Go's len() of a string counts UTF-8 bytes. Go holds a lone surrogate as U+FFFD, three
+    bytes, as many as surrogatepass writes for it."""
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _truncate(text: str, limit: int) -> str:

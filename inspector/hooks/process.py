@@ -284,7 +284,11 @@ class ProcessHook:
         if stdin.is_closing():
             return f"hook {self.name!r} closed its stdin"
         try:
-            stdin.write(jsonrpc.encode(jsonrpc.notification(method, params)))
+            line = jsonrpc.encode(jsonrpc.notification(method, params))
+        except UnicodeEncodeError as exc:
+            return _unsendable(exc)
+        try:
+            stdin.write(line)
             if stdin.transport.get_write_buffer_size():  # the pipe is full: wait, within limits
                 await asyncio.wait_for(stdin.drain(), self.defaults.observer_timeout_ms / 1000)
         except asyncio.TimeoutError:
@@ -306,15 +310,19 @@ class ProcessHook:
     ) -> Exchange:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
-        self._next_id += 1
-        rpc_id = self._next_id
+        rpc_id = self._next_id + 1
         message = jsonrpc.request(rpc_id, method, params)
         text = jsonrpc.go_json(message)
+        try:
+            line = (text + "\n").encode()
+        except UnicodeEncodeError as exc:
+            return self._not_sent(method, params, source, turn, exchange, _unsendable(exc))
+        self._next_id = rpc_id
         started = time.perf_counter()
         # Written before the bookkeeping below, which then overlaps the hook's work: no answer
         # can be read before this coroutine next yields, and write() itself never raises (a
         # broken pipe surfaces in drain, or as the hook's exit).
-        proc.stdin.write((text + "\n").encode())
+        proc.stdin.write(line)
         fields = {
             "hook": self.name,
             "method": method,
@@ -376,7 +384,13 @@ class ProcessHook:
         self.journal.update(exchange)
 
     def _not_sent(
-        self, method: str, params: Any, source: str, turn: str | None, exchange: Exchange | None
+        self,
+        method: str,
+        params: Any,
+        source: str,
+        turn: str | None,
+        exchange: Exchange | None,
+        reason: str | None = None,
     ) -> Exchange:
         fields = {
             "hook": self.name,
@@ -385,7 +399,7 @@ class ProcessHook:
             "source": source,
             "turn": turn,
             "status": STATUS_NOT_SENT,
-            "error": f"hook {self.name!r} is {self.state}",
+            "error": reason or f"hook {self.name!r} is {self.state}",
             "duration_ms": 0.0,
         }
         if exchange is None:
@@ -461,6 +475,15 @@ class _Run:
     and ids begin at 1 again: its lines must not be taken for this run's."""
 
     pid: int | None = None
+
+
+def _unsendable(exc: UnicodeEncodeError) -> str:
+    """Python strings may hold a lone surrogate (JSON's "\\ud800"); a UTF-8 pipe cannot."""
+    code = ord(exc.object[exc.start])
+    return (
+        f"not sent: the message holds a lone surrogate (U+{code:04X}), which UTF-8 cannot "
+        "carry (a Go host never has one: it decodes it to U+FFFD)"
+    )
 
 
 def _kill_group(pid: int) -> None:

@@ -1,0 +1,149 @@
+"""The headless printers' output side, through real pipes: a reader that leaves, a reader that
+never reads, and text UTF-8 cannot hold."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO
+
+import pytest
+from conftest import recorded_lines
+from test_cli import hook_inspector, poll, scripted_hook, write_config_with
+
+RECORD_ROW = re.compile(r" *\d+\.\d{3}s ")  # a record's first line starts with its time
+STALL_LINES = 600
+STALL_LINE = "chatter " + "x" * 190
+
+
+def start(*args: str, stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "inspector", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+    )
+
+
+def finish(inspector: subprocess.Popen[bytes]) -> int:
+    """The exit status, within a generous deadline (a hang fails the test, not the suite)."""
+    try:
+        poll(lambda: inspector.poll() is not None)
+    finally:
+        inspector.kill()
+    return inspector.wait()
+
+
+def slow_hello_config(tmp_path: Path) -> Path:
+    """Records keep coming after the reader's first lines: the handshake takes a second."""
+    hook = scripted_hook({"hello": {"delay_ms": 1000}}, intercept=["before_tool", "after_tool"])
+    return write_config_with(tmp_path, {"slow": hook})
+
+
+def assert_complete(journal: Path) -> None:
+    records = recorded_lines(journal)
+    calls = [r for r in records if r["type"] == "exchange" and r["method"] == "hook.after_tool"]
+    assert calls and all(call["status"] == "ok" for call in calls)
+    assert [r["state"] for r in records if r["type"] == "lifecycle"][-1] == "stopped"
+
+
+@pytest.mark.parametrize(("output", "read_lines"), [(["--json"], 1), ([], 5)])
+def test_a_reader_that_closes_the_pipe_ends_the_printing_quietly(
+    tmp_path: Path, output: list[str], read_lines: int
+) -> None:
+    journal = tmp_path / "journal.jsonl"
+    errors = tmp_path / "stderr.txt"
+    config = slow_hello_config(tmp_path)
+    with errors.open("wb") as stderr:
+        inspector = start("run", str(config), "--journal", str(journal), *output, stderr=stderr)
+        assert inspector.stdout is not None
+        for _ in range(read_lines):
+            assert inspector.stdout.readline()
+        inspector.stdout.close()
+        status = finish(inspector)
+    assert "Traceback" not in errors.read_text(), errors.read_text()
+    assert status == 0
+    assert_complete(journal)
+
+
+def test_hook_calls_finish_while_nobody_reads_the_output(tmp_path: Path) -> None:
+    chatty = scripted_hook(
+        {"hello": {"stderr": [STALL_LINE] * STALL_LINES}}, intercept=["before_tool", "after_tool"]
+    )
+    config = write_config_with(tmp_path, {"chatty": chatty})
+    journal = tmp_path / "journal.jsonl"
+    with (tmp_path / "stderr.txt").open("wb") as stderr:
+        inspector = start("run", str(config), "--journal", str(journal), stderr=stderr)
+        assert inspector.stdout is not None
+        try:
+            # the chatter alone is more than the pipe holds: printing it stalls until read
+            assert fcntl.fcntl(inspector.stdout, fcntl.F_GETPIPE_SZ) < STALL_LINES * 190
+
+            def calls_finished() -> bool:
+                if not journal.exists():
+                    return False
+                records = recorded_lines(journal)
+                after = [r for r in records if r.get("method") == "hook.after_tool"]
+                return len(after) == 3 and all(r["status"] == "ok" for r in after)
+
+            poll(calls_finished)
+            printed = inspector.stdout.read().decode()
+        finally:
+            inspector.kill()
+        assert inspector.wait() == 0
+    assert printed.count("chatty stderr chatter xxx") == STALL_LINES
+    assert printed.count("hook.after_tool") == 3
+
+
+def lone_surrogate_session(tmp_path: Path) -> tuple[Path, Path]:
+    """A hook that denies with a reason holding a lone surrogate, and a scenario whose user
+    message, assistant text and first tool call's arguments hold one too."""
+    gate = scripted_hook(
+        {"approve_tool": {"result": {"approved": False, "reason": "bad \ud800 input"}}},
+        intercept=["before_tool", "approve_tool"],
+    )
+    observer = scripted_hook({}, observe=["*"])
+    config = write_config_with(tmp_path, {"gate": gate, "observer": observer})
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(
+        "turns:\n"
+        '  - user: "hi \\ud800"\n'
+        "    rounds:\n"
+        '      - content: "on it \\ud800"\n'
+        "        tool_calls:\n"
+        "          - tool: exec\n"
+        '            arguments: {command: "ls \\ud800"}\n'
+        '            result: "done"\n'
+        "          - tool: exec\n"
+        '            arguments: {command: "ls"}\n'
+        '            result: "done"\n'
+        '      - content: "bye"\n'
+    )
+    return config, scenario
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_a_lone_surrogate_is_printed_and_the_run_goes_on(tmp_path: Path, as_json: bool) -> None:
+    config, scenario = lone_surrogate_session(tmp_path)
+    journal = tmp_path / "journal.jsonl"
+    args = ["run", str(config), "--scenario", str(scenario), "--journal", str(journal)]
+    result = hook_inspector(*args, *(["--json"] if as_json else []))
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 0
+    records = recorded_lines(journal)
+    unsent = [r for r in records if r["type"] == "exchange" and r["status"] == "not_sent"]
+    assert unsent and all("lone surrogate (U+D800)" in r["error"] for r in unsent)
+    reasons = [r["reason"] for r in records if r["type"] == "decision" and r["by"] == "gate"]
+    assert "bad \ud800 input" in reasons
+    if as_json:
+        printed = [json.loads(line) for line in result.stdout.splitlines()]
+        assert sorted(r["seq"] for r in printed) == sorted({r["seq"] for r in records})
+        assert any(r.get("reason") == "bad \ud800 input" for r in printed)
+    else:
+        rows = [line for line in result.stdout.splitlines() if RECORD_ROW.match(line)]
+        assert len(rows) == len({r["seq"] for r in records})
+        assert "bad \\ud800 input" in result.stdout
