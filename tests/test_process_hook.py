@@ -229,19 +229,22 @@ async def test_a_call_to_a_dead_hook_is_not_sent() -> None:
 
 
 @pytest.mark.parametrize(
-    ("script", "expected"),
+    ("script", "timeout_ms", "expected"),
     [
         (
             {"hello": {"error": {"code": -1, "message": "nope"}}},
+            60_000,  # a hook that answers is never cut short, however slow its start
             "hook.hello error: hook.hello failed: nope",
         ),
-        ({"hello": {"result": True}}, "hook.hello invalid"),
-        ({"hello": {"never": True}}, "no answer to hook.hello within 200 ms"),
+        ({"hello": {"result": True}}, 60_000, "hook.hello invalid"),
+        ({"hello": {"never": True}}, 200, "no answer to hook.hello within 200 ms"),
     ],
 )
-async def test_a_failed_handshake_is_a_clear_failure(script: dict[str, Any], expected: str) -> None:
+async def test_a_failed_handshake_is_a_clear_failure(
+    script: dict[str, Any], timeout_ms: int, expected: str
+) -> None:
     hook = await started(
-        scripted("bad-hello", script, intercept=("before_tool",)), handshake_timeout_ms=200
+        scripted("bad-hello", script, intercept=("before_tool",)), handshake_timeout_ms=timeout_ms
     )
     assert not hook.running
     failed = [r for r in hook.journal.of_type(Lifecycle) if r.state == "failed"]
