@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,9 @@ from inspector.cli.main import main
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter, load_journal
 from inspector.journal.records import Event, Exchange, Noise, Stderr
-from inspector.journal.redact import REDACTED, is_secret_key, redact, redact_text
+from inspector.journal.redact import redact, redact_session, redact_value
+from inspector.journal.secret_keys import is_secret_key
+from inspector.journal.secret_text import REDACTED, redact_text
 from inspector.protocol import jsonrpc, templates
 
 SECRETS = {
@@ -74,7 +78,8 @@ def saved(journal: Journal, folder: Path) -> Path:
     "key",
     ["token", "GITHUB_TOKEN", "X-Api-Key", "apiKey", "APIKey", "apikey", "api_key", "secret_key",
      "private_key", "clientSecret", "Authorization", "password", "passwd", "credentials",
-     "Set-Cookie", "auth", "sessionToken"],
+     "Set-Cookie", "auth", "sessionToken", "pwd", "MYSQL_PWD", "pass", "DB_PASS", "PGPASSWORD",
+     "ssh_key", "sshKey", "deploy_key", "sig", "AccountKey"],
 )  # fmt: skip
 def test_secret_keys(key: str) -> None:
     assert is_secret_key(key)
@@ -83,7 +88,8 @@ def test_secret_keys(key: str) -> None:
 @pytest.mark.parametrize(
     "key",
     ["key", "SessionKey", "session_key", "prompt_cache_key", "max_tokens", "token_count",
-     "TokenUsage", "author", "PWD", "monkey", "TurnID"],
+     "TokenUsage", "author", "PWD", "OLDPWD", "monkey", "TurnID", "password_hint", "bypass",
+     "compass", "secretary", "signature", "public_key", "max_completion_tokens"],
 )  # fmt: skip
 def test_keys_hook_authors_need_stay_readable(key: str) -> None:
     assert not is_secret_key(key)
@@ -103,6 +109,27 @@ def test_keys_hook_authors_need_stay_readable(key: str) -> None:
         ("note: password=x, user=bob", "note: password=[REDACTED], user=bob"),
         ("max_tokens=5 SessionKey=agent:main:main", "max_tokens=5 SessionKey=agent:main:main"),
         ("an invalid token for bob", "an invalid token for bob"),
+        ("mysql -uroot -phunter22 shop", "mysql -uroot -p[REDACTED] shop"),
+        ("mysql -u root -p shop", "mysql -u root -p shop"),
+        ("curl -u ops:pw123 https://x", "curl -u ops:[REDACTED] https://x"),
+        ("docker run -u 1000:1000 alpine", "docker run -u 1000:1000 alpine"),
+        ("docker login -u ci -p dkr99 ghcr.io", "docker login -u ci -p [REDACTED] ghcr.io"),
+        ("redis://:pw77@cache:6379/0", "redis://:[REDACTED]@cache:6379/0"),
+        ("PGPASSWORD=pg77 psql -h db", "PGPASSWORD=[REDACTED] psql -h db"),
+        ("PASS: test_login; pass=x1", "PASS: test_login; pass=[REDACTED]"),
+        ("PWD=/home/dev pwd=x1", "PWD=/home/dev pwd=[REDACTED]"),
+        ("x?sv=2022&sig=AbC%2Bd%3D&se=1", "x?sv=2022&sig=[REDACTED]&se=1"),
+        ("H: Bearer abc123def", "H: Bearer [REDACTED]"),
+        ("Bearer authentication is required", "Bearer authentication is required"),
+        ("use xoxb-1234567890-abcdefghij now", "use [REDACTED] now"),
+        (
+            "-----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----",
+            "-----BEGIN EC PRIVATE KEY-----[REDACTED]-----END EC PRIVATE KEY-----",
+        ),
+        (
+            "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----",
+            "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----",
+        ),
     ],
 )
 def test_redact_text(text: str, expected: str) -> None:
@@ -170,3 +197,48 @@ def test_export_keeps_a_lone_surrogate_loadable(tmp_path: Path) -> None:
     assert main(["export", str(saved(journal, tmp_path)), "-o", str(out)]) == 0
     [record] = load_journal(out).records
     assert isinstance(record, Stderr) and record.line == "half a pair: \ud800 token=[REDACTED]"
+
+
+def test_a_private_key_printed_line_by_line_is_hidden_up_to_its_end_line() -> None:
+    body = ["MIIEowIBAAKCAQEA7xq", "Zm9vYmFyYmF6cXV4"]
+    lines = ["-----BEGIN RSA PRIVATE KEY-----", *body, "-----END RSA PRIVATE KEY-----", "ok"]
+    records = [Stderr(hook="gate", line=line) for line in lines]
+    records.insert(2, Stderr(hook="other", line="other hook: MIIE is fine here"))
+    out = [record.line for record in redact_session(records)]  # type: ignore[attr-defined]
+    assert out == [
+        "-----BEGIN RSA PRIVATE KEY-----",
+        REDACTED,
+        "other hook: MIIE is fine here",
+        REDACTED,
+        "-----END RSA PRIVATE KEY-----",
+        "ok",
+    ]
+
+
+def test_secrets_as_keys_and_header_pairs() -> None:
+    value = {
+        "accounts": {"ghp_" + "a1B2" * 9: "prod", "ghp_" + "c3D4" * 9: "ci", "plain": "x"},
+        "headers": [["Authorization", "Bearer abc"], ["Accept", "text/plain"]],
+        "har": [{"name": "Cookie", "value": "sid=1"}, {"name": "Accept", "value": "*/*"}],
+        "words": ["token", "abc"],
+    }
+    assert redact_value(value) == {
+        "accounts": {REDACTED: "prod", f"{REDACTED} 2": "ci", "plain": "x"},
+        "headers": [["Authorization", REDACTED], ["Accept", "text/plain"]],
+        "har": [{"name": "Cookie", "value": REDACTED}, {"name": "Accept", "value": "*/*"}],
+        "words": ["token", "abc"],
+    }
+
+
+def test_only_export_loads_the_detector() -> None:
+    """detect-secrets pulls in `requests`: the other commands do not pay for it at start-up."""
+    code = (
+        "import sys, inspector.cli.main, inspector.cli.run, inspector.tui.app\n"
+        "print('detect_secrets' in sys.modules, 'requests' in sys.modules)\n"
+        "import inspector.cli.export\n"
+        "print('detect_secrets' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["False", "False", "True"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from inspector.journal.jsonl import JournalLoadError, dumps, load_journal
 from inspector.journal.private_file import JournalFileError, write_private
-from inspector.journal.redact import redact
+from inspector.journal.redact import redact_session
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -21,7 +21,7 @@ def export_session(source: Path, target: Path, *, redact_secrets: bool) -> int:
         print(f"hook-inspector: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     lines = [dumps(record) for record in records]
-    exported = [dumps(redact(record)) for record in records] if redact_secrets else lines
+    exported = [dumps(record) for record in redact_session(records)] if redact_secrets else lines
     try:
         write_private(target, exported)
     except JournalFileError as error:

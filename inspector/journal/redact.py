@@ -1,85 +1,57 @@
 """Secrets out of journal records, so a session can be shared.
 
-A key is secret when the last word of its name names a secret: `token`, `password(s)`, `passwd`,
-`passphrase`, `secret(s)`, `authorization`, `auth`, `credential(s)`, `cookie`, or `key` right
-after `api`, `private`, `secret`, `access`, `signing` or `encryption` (`apikey` and friends
-written as one word too). Words are split at `_`, `-`, `.` and camelCase, case-insensitively:
-`GITHUB_TOKEN`, `X-Api-Key`, `clientSecret` and `Authorization` are secret; `max_tokens`,
-`token_count`, `SessionKey`, `session_key` and `prompt_cache_key` are not (PicoClaw's session
-key routes a conversation and hook authors need to read it; `key` alone is not secret either).
-
-A secret key's value (unless null, empty or a boolean) becomes "[REDACTED]" wherever a record
-holds JSON: request, response, event payload, and the raw wire lines, which are parsed,
-redacted and written again as compact JSON (a line with nothing secret is kept byte for byte).
-In every string, and in text that is not JSON (stderr and stray stdout lines, error messages),
-`key=value`, `key: value`, `"key": "value"` and `--key value` with a secret key, the password
-of a `scheme://user:password@host` URL, and tokens shaped like OpenAI, GitHub or AWS keys are
-replaced as well.
+Wherever a record holds JSON (request, response, event payload, and the raw wire lines, which
+are parsed, redacted and written again as compact JSON; a line with nothing secret is kept byte
+for byte), the value of a secret key (secret_keys; unless null, empty or a boolean) becomes
+"[REDACTED]", and so does the value of a header given as a pair (`[["Authorization", "Bearer
+..."]]`) or as `{"name": "Authorization", "value": ...}`. A key that is itself a secret (a token
+used as a dict key) is redacted as text. Every other string, and every line that is not JSON
+(stderr, stray stdout, error messages), goes through secret_text. A private key printed over
+several stderr or stdout lines of one hook is hidden line by line up to its END line.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from inspector.journal.records import Record, record_from_json
+from inspector.journal.records import Noise, Record, Stderr, record_from_json
+from inspector.journal.secret_keys import is_secret_key
+from inspector.journal.secret_text import (
+    REDACTED,
+    opens_private_key,
+    private_key_end,
+    redact_text,
+)
 from inspector.protocol.jsonrpc import go_json
 
-REDACTED = "[REDACTED]"
-SECRET_WORDS = frozenset(
-    {
-        "token",
-        "password",
-        "passwords",
-        "passwd",
-        "passphrase",
-        "secret",
-        "secrets",
-        "authorization",
-        "auth",
-        "credential",
-        "credentials",
-        "cookie",
-        "apikey",
-        "privatekey",
-        "secretkey",
-        "accesskey",
-    }
-)
-KEY_QUALIFIERS = frozenset({"api", "private", "secret", "access", "signing", "encryption"})
 TEXT_FIELDS = frozenset({"raw_request", "raw_response", "line", "stderr"})  # JSON, or text
-
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
-# In text: a key that may be secret (is_secret_key decides), a separator, and a value.
-_SECRET_END = (
-    r"token|passwords?|passwd|passphrase|secrets?|authorization|auth|credentials?|cookie"
-    r"|(?:api|private|secret|access|signing|encryption)[_.-]?key"
-)
-_KEY = rf"(?P<key>(?:[A-Za-z][\w.-]*?)?(?i:{_SECRET_END}))(?![\w.-])"
-_VALUE = (
-    r'(?P<value>\\"(?:[^"\\]|\\[^"])*\\"'  # \"escaped\", in JSON inside a string
-    r'|"(?:[^"\\]|\\.)*"|\'[^\']*\''  # "double" or 'single' quoted
-    r"|(?:(?:Bearer|Basic|Token|Digest)\s+)?"  # bare, maybe with a scheme
-    r"(?:\[REDACTED\]|[^\s,;&\"'}\]\\]+))"  # (already hidden: no second "]")
-)
-_PAIR = re.compile(rf"(?<![\w.]){_KEY}(?:\\?[\"'])?\s*[:=]\s*{_VALUE}")  # key=value, "key": ...
-_FLAG = re.compile(rf"(?<![\w-])--?{_KEY}\s+(?!-){_VALUE}")  # --key value
-_URL_PASSWORD = re.compile(r"(?<=://)(?P<user>[^/\s:@]+):[^/\s@]+(?=@)")
-_TOKEN_SHAPES = re.compile(
-    r"\bsk-[A-Za-z0-9_-]{16,}"  # OpenAI-style keys
-    r"|\b(?:ghp|gho|ghs|ghu|github_pat)_[A-Za-z0-9_]{20,}"  # GitHub tokens
-    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"  # AWS access key ids
-)
+HEADER_NAME_FIELDS = ("name", "key")  # {"name": "Authorization", "value": "Bearer ..."}
 
 
-def is_secret_key(name: str) -> bool:
-    words = [word.lower() for word in _WORD.findall(name)]
-    if not words:
-        return False
-    if words[-1] in SECRET_WORDS:
-        return True
-    return words[-1] == "key" and len(words) > 1 and words[-2] in KEY_QUALIFIERS
+def redact_session(records: Iterable[Record]) -> Iterator[Record]:
+    """Each record redacted, in order; a private key's body lines that follow its BEGIN line
+    in the same hook's stderr or stdout are hidden whole."""
+    in_private_key: set[tuple[str, str]] = set()  # (record type, hook)
+    for record in records:
+        if not isinstance(record, Stderr | Noise):
+            yield redact(record)
+            continue
+        stream = (record.type, record.hook)
+        if stream in in_private_key:
+            end = private_key_end(record.line)
+            if end < 0:
+                yield dataclasses.replace(record, line=REDACTED)
+                continue
+            in_private_key.discard(stream)
+            hidden = REDACTED if end else ""
+            yield dataclasses.replace(record, line=hidden + redact_line(record.line[end:]))
+            continue
+        if opens_private_key(record.line):
+            in_private_key.add(stream)
+        yield redact(record)
 
 
 def redact(record: Record) -> Record:
@@ -91,20 +63,6 @@ def _field(name: str, value: Any) -> Any:
     if name in TEXT_FIELDS and isinstance(value, str):
         return redact_line(value)
     return redact_value(value)
-
-
-def redact_value(value: Any) -> Any:
-    """A copy of a JSON value with secret keys' values and secrets in strings replaced."""
-    if isinstance(value, dict):
-        return {
-            key: REDACTED if is_secret_key(str(key)) and _hideable(item) else redact_value(item)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [redact_value(item) for item in value]
-    if isinstance(value, str):
-        return redact_text(value)
-    return value
 
 
 def redact_line(text: str) -> str:
@@ -119,23 +77,48 @@ def redact_line(text: str) -> str:
     return text if redacted == parsed else go_json(redacted)
 
 
-def redact_text(text: str) -> str:
-    """Free text with `key=value` style secrets, URL passwords and known token shapes hidden."""
-    text = _FLAG.sub(_hide_pair, _PAIR.sub(_hide_pair, text))
-    text = _URL_PASSWORD.sub(lambda match: f"{match['user']}:{REDACTED}", text)
-    return _TOKEN_SHAPES.sub(REDACTED, text)
+def redact_value(value: Any) -> Any:
+    """A copy of a JSON value with secret keys' values and secrets in strings replaced."""
+    if isinstance(value, dict):
+        return _redact_object(value)
+    if isinstance(value, list):
+        if value and all(_is_pair(item) for item in value):  # [[name, value], ...]: headers
+            return [_redact_pair(item) for item in value]
+        return [redact_value(item) for item in value]
+    if isinstance(value, str):
+        return redact_text(value)
+    return value
 
 
-def _hide_pair(match: re.Match[str]) -> str:
-    if not is_secret_key(match["key"]):
-        return match[0]
-    value = match["value"]
-    if value[:1] in ("'", '"') or value[:2] == '\\"':
-        quote = value[: 2 if value.startswith("\\") else 1]
-        hidden = f"{quote}{REDACTED}{quote}"
-    else:
-        hidden = REDACTED
-    return match[0][: match.start("value") - match.start()] + hidden
+def _redact_object(value: dict[str, Any]) -> dict[str, Any]:
+    named = next((value[f] for f in HEADER_NAME_FIELDS if isinstance(value.get(f), str)), "")
+    header_is_secret = "value" in value and is_secret_key(named)
+    redacted: dict[str, Any] = {}
+    for key, item in value.items():
+        secret = is_secret_key(key) or (header_is_secret and key == "value")
+        hidden = REDACTED if secret and _hideable(item) else redact_value(item)
+        redacted[_unused(redact_text(key), redacted)] = hidden
+    return redacted
+
+
+def _is_pair(item: Any) -> bool:
+    return isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+
+
+def _redact_pair(pair: list[Any]) -> list[Any]:
+    name, value = pair
+    if is_secret_key(name) and _hideable(value):
+        return [name, REDACTED]
+    return [redact_text(name), redact_value(value)]
+
+
+def _unused(key: str, taken: dict[str, Any]) -> str:
+    """Two secret keys both redacted stay two keys."""
+    candidate, number = key, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{key} {number}"
+    return candidate
 
 
 def _hideable(value: Any) -> bool:
