@@ -307,7 +307,7 @@ async def test_hook_text_is_shown_literally_never_as_markup_or_escapes() -> None
     async with harness(widget).run_test(size=(140, 10)):
         row = line_of(widget, noise)
         assert "\x1b" not in row
-        assert f"{MARKUP} \\x1b[31mred\\x1b[0m" in row
+        assert f"{MARKUP} ␛[31mred␛[0m" in row
         # styled like the hook name beside it: nothing in the line became a style
         assert segment_style(widget, 1, MARKUP) == segment_style(widget, 1, "evil")
 
@@ -520,7 +520,7 @@ async def test_detail_shows_hook_text_literally() -> None:
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(120, 30)) as pilot:
         pane.show(noise)
-        escaped = f"{MARKUP} \\x1b[31mred\\x1b[0m"
+        escaped = f"{MARKUP} ␛[31mred␛[0m"
         for tab in ("raw", "stderr"):
             text = await open_tab(pilot, pane, tab, escaped)
             assert "\x1b" not in text
@@ -532,7 +532,7 @@ async def test_detail_shows_hook_text_literally() -> None:
 
 
 def test_json_view_caps_long_documents_and_escapes_controls() -> None:
-    assert pretty_lines({"a": "\x9b\x1b"}) == ["{", '  "a": "\\x9b\\u001b"', "}"]
+    assert pretty_lines({"a": "\x9b\x1b"}) == ["{", '  "a": "\\u009b\\u001b"', "}"]
     lines = [str(i) for i in range(10)]
     assert capped(lines, 4) == ["0", "1", "2", "3", "… 6 more lines"]
     assert capped(lines, 10) == lines

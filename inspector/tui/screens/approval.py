@@ -3,7 +3,6 @@ before a visible deadline."""
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, ProgressBar, Static
 
-from inspector.safe_text import one_line, printable
+from inspector.safe_text import json_dumps, one_line, shown
 
 Severity = Literal["low", "medium", "high", "critical"]
 Scope = Literal["exact", "tool"]
@@ -29,6 +28,7 @@ Mode = Literal["choose", "scope", "reason"]
 MAX_ARGUMENT_LINES = 400
 MAX_ARGUMENT_CHARS = 40_000
 URGENT_S = 10
+WHERE_LIMIT = 28  # characters of the agent, session and turn each, so all three fit one line
 TICK_S = 0.25
 _PANEL_FOR_MODE = {"choose": "choices", "scope": "scope", "reason": "reason"}
 _ALLOWING = {"allow", "allowed", "approved", "allow_once", "allow_always"}
@@ -59,7 +59,7 @@ class ApprovalVerdict:
 
 def arguments_text(arguments: dict[str, Any]) -> Text:
     """The arguments pretty-printed and highlighted, never read as markup, capped."""
-    pretty = printable(json.dumps(arguments, indent=2, ensure_ascii=False))
+    pretty = json_dumps(arguments, indent=2)
     head = "\n".join(pretty[:MAX_ARGUMENT_CHARS].splitlines()[:MAX_ARGUMENT_LINES])
     text = Text(head)
     JSONHighlighter().highlight(text)
@@ -70,9 +70,9 @@ def arguments_text(arguments: dict[str, Any]) -> Text:
 
 def rule_description(tool: str, arguments: dict[str, Any], scope: Scope) -> str:
     if scope == "tool":
-        return f"every {tool} call, whatever its arguments"
-    compact = json.dumps(arguments, separators=(",", ":"), ensure_ascii=False)
-    return f"{tool} with exactly these arguments: {one_line(compact, 160)}"
+        return f"every {one_line(tool)} call, whatever its arguments"
+    compact = json_dumps(arguments, separators=(",", ":"))
+    return f"{one_line(tool)} with exactly these arguments: {one_line(compact, 160)}"
 
 
 class ApprovalScreen(ModalScreen[ApprovalVerdict | None]):
@@ -95,6 +95,8 @@ class ApprovalScreen(ModalScreen[ApprovalVerdict | None]):
     ApprovalScreen #title {
         width: 1fr;
         text-style: bold;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
     }
     ApprovalScreen #severity {
         padding: 0 1;
@@ -172,11 +174,18 @@ class ApprovalScreen(ModalScreen[ApprovalVerdict | None]):
         with Vertical(id="dialog") as dialog:
             dialog.border_title = "Approval required"
             with Horizontal(id="heading"):
-                yield Label(Text.assemble("Tool ", (view.tool, "bold")), id="title")
+                yield Label(Text.assemble("Tool ", shown(view.tool, "bold")), id="title")
                 yield Label(Text(view.severity.upper()), id="severity", classes=f"-{view.severity}")
                 yield Label(f"{view.queue_position} of {view.queue_length} pending", id="queue")
             yield Label(
-                Text(f"agent {view.agent_id} · session {view.session_key} · turn {view.turn_id}"),
+                Text.assemble(
+                    "agent ",
+                    shown(view.agent_id, limit=WHERE_LIMIT),
+                    " · session ",
+                    shown(view.session_key, limit=WHERE_LIMIT),
+                    " · turn ",
+                    shown(view.turn_id, limit=WHERE_LIMIT),
+                ),
                 id="where",
             )
             with VerticalScroll(id="arguments"):

@@ -18,6 +18,7 @@ from textual.widgets import Button, Footer, Label, Select, TextArea
 
 from inspector.protocol import stages, templates
 from inspector.protocol.catalogue import METHODS
+from inspector.safe_text import json_dumps, one_line, shown
 
 REQUEST_METHODS = [name for name, spec in METHODS.items() if spec.kind == "request"]
 
@@ -35,7 +36,9 @@ class ComposeRequest:
 
 
 def _pretty(params: dict[str, Any]) -> str:
-    return json.dumps(params, indent=2, ensure_ascii=False)
+    """The params for the editor: unsafe characters as JSON escapes, so the text still parses
+    to the same params."""
+    return json_dumps(params, indent=2)
 
 
 def parse_params(text: str) -> dict[str, Any] | str:
@@ -127,7 +130,7 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
             self._opening_text = _pretty(initial.params)
 
     def compose(self) -> ComposeResult:
-        targets: list[tuple[Text, str | None]] = [(Text(hook), hook) for hook in self._hooks]
+        targets: list[tuple[Text, str | None]] = [(shown(hook), hook) for hook in self._hooks]
         targets.append((Text("whole pipeline"), None))
         wanted = self._initial.target if self._initial else next(iter(self._hooks), None)
         target = wanted if wanted in self._hooks else None  # a hook gone since: the pipeline
@@ -136,7 +139,7 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
             with Horizontal(id="pickers"):
                 yield Select(targets, value=target, allow_blank=False, id="target")
                 yield Select(
-                    [(Text(method), method) for method in self._methods],
+                    [(shown(method), method) for method in self._methods],
                     value=self._opening_method,
                     allow_blank=False,
                     id="method",
@@ -182,7 +185,7 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
             and self._target() is None
             and method not in self._pipeline_methods
         ):
-            return f"the whole pipeline does not take {method}"
+            return f"the whole pipeline does not take {one_line(method)}"
         return parsed
 
     def _validate(self) -> None:
@@ -235,7 +238,9 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
     def action_template(self) -> None:
         text = self._template_for(self._method())
         if text is None:
-            self.notify(f"no template for {self._method()}", severity="warning", markup=False)
+            self.notify(
+                f"no template for {one_line(self._method())}", severity="warning", markup=False
+            )
             return
         self._template_text = text
         self._editor.load_text(text)

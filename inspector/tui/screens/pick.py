@@ -11,6 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from inspector.safe_text import shown
+
 
 class PickScreen(ModalScreen[Path | None]):
     DEFAULT_CSS = """
@@ -28,8 +30,8 @@ class PickScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self._title)
-            yield OptionList(*(Option(path.name, id=str(path)) for path in self._choices))
+            yield Label(shown(self._title))
+            yield OptionList(*(Option(shown(path.name), id=str(path)) for path in self._choices))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(Path(str(event.option.id)))

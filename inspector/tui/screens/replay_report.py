@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
 from inspector.drivers.replay import ReplayItem, ReplayReport
-from inspector.safe_text import printable
+from inspector.safe_text import one_line, printable, shown
 
 OUTCOME_STYLE = {
     "same": "green",
@@ -36,7 +36,7 @@ class ReplayReportScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self._title)
+            yield Label(shown(self._title))
             verdict = "same answers" if self._report.ok else "answers changed"
             style = "bold green" if self._report.ok else "bold red"
             yield Static(Text.assemble((verdict, style), ": ", self._report.summary), id="summary")
@@ -59,12 +59,12 @@ def report_text(report: ReplayReport) -> Text:
 def _item(item: ReplayItem) -> Text:
     text = Text.assemble(
         (f"#{item.seq} ", "dim"),
-        (item.hook, "bold"),
-        f" {item.method}: ",
+        (one_line(item.hook), "bold"),
+        f" {one_line(item.method)}: ",
         (item.outcome, OUTCOME_STYLE[item.outcome]),
     )
     if item.note:
-        text.append(f"  {printable(item.note)}", style="dim")
+        text.append(f"  {one_line(item.note)}", style="dim")
     text.append("\n")
     for line in item.diff.splitlines():
         style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"

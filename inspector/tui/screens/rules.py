@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Label
 
-from inspector.safe_text import one_line
+from inspector.safe_text import json_dumps, shown
 
 
 @dataclass(slots=True)
@@ -30,7 +29,7 @@ class RuleView:
 def _matches(rule: RuleView) -> Text:
     if rule.arguments is None:
         return Text("any arguments", style="italic")
-    return Text(one_line(json.dumps(rule.arguments, separators=(",", ":"), ensure_ascii=False)))
+    return shown(json_dumps(rule.arguments, separators=(",", ":")))
 
 
 class RulesScreen(ModalScreen[None]):
@@ -83,7 +82,7 @@ class RulesScreen(ModalScreen[None]):
         table.clear()
         for rule in self._rules:
             created = time.strftime("%H:%M:%S", time.localtime(rule.created))
-            row = (Text(one_line(rule.tool, 60)), _matches(rule), Text(str(rule.uses)), created)
+            row = (shown(rule.tool, limit=60), _matches(rule), Text(str(rule.uses)), created)
             table.add_row(*row, key=rule.id)
         table.display = bool(self._rules)
         self.query_one("#empty").display = not self._rules

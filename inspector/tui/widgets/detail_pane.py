@@ -18,7 +18,7 @@ from textual.widgets import Static, TabbedContent, TabPane, TextArea
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
 from inspector.protocol.stages import RESULT_KEY, STAGE_FOR_METHOD
-from inspector.safe_text import one_line, printable
+from inspector.safe_text import one_line, printable, shown
 from inspector.tui.widgets.exchange_list import LIVE_STATUSES
 from inspector.tui.widgets.json_view import MAX_LINES, capped, json_text, pretty_lines
 from inspector.tui.widgets.record_list import REFRESH_S, clock
@@ -72,8 +72,11 @@ def response_view(record: Record | None) -> tuple[str, str | None]:
         if record.response is not None:
             return json_text(record.response), "json"
         if record.status in LIVE_STATUSES:
-            return f"no answer yet ({record.status})", None
-        return f"no answer: {record.status}  {one_line(record.error or '')}".rstrip(), None
+            return f"no answer yet ({one_line(record.status)})", None
+        return (
+            f"no answer: {one_line(record.status)}  {one_line(record.error or '')}".rstrip(),
+            None,
+        )
     if isinstance(record, Noise):
         try:
             return json_text(json.loads(record.line)), "json"
@@ -88,10 +91,10 @@ def diff_view(record: Record | None) -> Text:
         return Text(NOTHING if record is None else NOT_APPLICABLE, DIM)
     stage = STAGE_FOR_METHOD.get(record.method)
     if stage is None:
-        return Text(f"{NOT_APPLICABLE}: {record.method} is not a stage call", DIM)
+        return shown(f"{NOT_APPLICABLE}: {record.method} is not a stage call", DIM)
     if record.response is None:
         waiting = record.status in LIVE_STATUSES
-        return Text(f"no answer {'yet' if waiting else 'arrived'} ({record.status})", DIM)
+        return shown(f"no answer {'yet' if waiting else 'arrived'} ({record.status})", DIM)
     result = record.response.get("result")
     if stage == "approve_tool":
         return verdict_view(record, result)
@@ -131,7 +134,7 @@ def verdict_view(record: Exchange, result: Any) -> Text:
 
 
 def _labelled(label: str, action: str | None) -> Text:
-    return Text.assemble((label, DIM), (action or "—", VERDICT_STYLE.get(action or "")))
+    return Text.assemble((label, DIM), shown(action or "—", VERDICT_STYLE.get(action or "")))
 
 
 def raw_view(record: Record | None) -> Text:
@@ -154,7 +157,7 @@ def command_view(record: Exchange) -> Text:
     else:
         ending = record.error or record.status
     duration = "" if record.duration_ms is None else f" after {record.duration_ms:.1f} ms"
-    text = Text.assemble((f"{ending}{duration}\n\n", BOLD))
+    text = Text.assemble(shown(f"{ending}{duration}", BOLD, limit=2_000), "\n\n")
     text.append_text(_wire("stdin", record.raw_request))
     text.append("\n\n")
     text.append_text(_wire("stdout", record.raw_response))
@@ -165,7 +168,7 @@ def command_view(record: Exchange) -> Text:
 def _wire(title: str, line: str | None, size: int | None = None) -> Text:
     if line is None:
         return Text(f"{title}: nothing on the wire", DIM)
-    size = len(line.encode()) if size is None else size
+    size = len(line.encode(errors="surrogatepass")) if size is None else size
     text = Text.assemble((f"{title}  {size:,} bytes\n", BOLD))
     text.append(printable(line[:RAW_LIMIT]))
     if len(line) > RAW_LIMIT:
@@ -226,7 +229,7 @@ def findings_view(record: Record | None) -> Text:
         return Text("no findings", DIM)
     text = Text()
     for finding in record.findings_list:
-        text.append(f"{finding.severity:<8}", severity_style(finding.severity))
+        text.append(f"{one_line(finding.severity):<8}", severity_style(finding.severity))
         text.append(one_line(finding.code), BOLD)
         text.append(f"\n  {one_line(finding.message, 2_000)}")
         if finding.picoclaw:

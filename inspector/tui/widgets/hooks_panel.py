@@ -15,6 +15,7 @@ from inspector.hooks.stats import HookStats
 from inspector.journal.journal import Journal
 from inspector.journal.records import Lifecycle, Record, Reload
 from inspector.pipeline.pipeline import Hook
+from inspector.safe_text import shown
 
 RELAY_STATES = frozenset({"connected", "disconnected", "refused"})
 COLUMNS = (
@@ -118,15 +119,15 @@ crashed or failed its handshake is shown in red. Live agents connected through
         )
         metrics = getattr(hook, "metrics", None)
         return (
-            Text(label, style="bold red" if trouble else "bold"),
-            Text(state, style=STATE_STYLE.get(state, "")),
+            shown(label, "bold red" if trouble else "bold"),
+            shown(state, STATE_STYLE.get(state, "")),
             Text(str(pid) if pid else "-", style="dim"),
-            Text(
+            shown(
                 spec.event
                 if isinstance(spec, CommandHookSpec)
                 else ",".join(spec.modes) or spec.kind
             ),
-            Text(spec.level if isinstance(spec, CommandHookSpec) else str(spec.priority)),
+            shown(spec.level if isinstance(spec, CommandHookSpec) else str(spec.priority)),
             Text(str(metrics.executions if metrics else stats.calls)),
             Text(str(stats.failures), style="red" if stats.failures else ""),
             Text(f"{median:.1f} ms" if median is not None else "-"),
@@ -140,7 +141,7 @@ crashed or failed its handshake is shown in red. Live agents connected through
 def _relay_row(state: Lifecycle) -> tuple[Text, ...]:
     """A live agent behind `hook-inspector relay`: not a hook of ours, but a source to watch."""
     style = "green" if state.state == "connected" else "dim"
-    cells = [Text(f"relay:{state.hook}", style="bold"), Text(state.state, style=style)]
+    cells = [shown(f"relay:{state.hook}", "bold"), shown(state.state, style)]
     cells.append(Text(str(state.pid) if state.pid else "-", style="dim"))
     return (*cells, *(Text("") for _ in COLUMNS[3:]))
 

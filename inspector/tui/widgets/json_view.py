@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from inspector.safe_text import printable
+from inspector.safe_text import json_dumps
 
 MAX_LINES = 2_000
 
 
 def pretty_lines(value: Any, *, sort_keys: bool = False) -> list[str]:
-    """`value` as JSON indented by 2, one line per item, control characters escaped."""
-    text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys, default=str)
-    return printable(text).split("\n")
+    """`value` as JSON indented by 2, one line per item, unsafe characters JSON-escaped."""
+    return json_dumps(value, indent=2, sort_keys=sort_keys, default=str).split("\n")
 
 
 def capped(lines: list[str], limit: int = MAX_LINES) -> list[str]:
