@@ -3,9 +3,13 @@ never reads, and text UTF-8 cannot hold."""
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import json
+import os
 import re
+import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +18,8 @@ from typing import IO
 import pytest
 from conftest import recorded_lines
 from test_cli import hook_inspector, poll, scripted_hook, write_config_with
+
+from inspector.cli.output import BackgroundOutput
 
 RECORD_ROW = re.compile(r" *\d+\.\d{3}s ")  # a record's first line starts with its time
 STALL_LINES = 600
@@ -70,11 +76,15 @@ def test_a_reader_that_closes_the_pipe_ends_the_printing_quietly(
     assert_complete(journal)
 
 
-def test_hook_calls_finish_while_nobody_reads_the_output(tmp_path: Path) -> None:
+def chatty_config(tmp_path: Path) -> Path:
     chatty = scripted_hook(
         {"hello": {"stderr": [STALL_LINE] * STALL_LINES}}, intercept=["before_tool", "after_tool"]
     )
-    config = write_config_with(tmp_path, {"chatty": chatty})
+    return write_config_with(tmp_path, {"chatty": chatty})
+
+
+def test_hook_calls_finish_while_nobody_reads_the_output(tmp_path: Path) -> None:
+    config = chatty_config(tmp_path)
     journal = tmp_path / "journal.jsonl"
     with (tmp_path / "stderr.txt").open("wb") as stderr:
         inspector = start("run", str(config), "--journal", str(journal), stderr=stderr)
@@ -99,38 +109,41 @@ def test_hook_calls_finish_while_nobody_reads_the_output(tmp_path: Path) -> None
     assert printed.count("hook.after_tool") == 3
 
 
-def lone_surrogate_session(tmp_path: Path) -> tuple[Path, Path]:
-    """A hook that denies with a reason holding a lone surrogate, and a scenario whose user
-    message, assistant text and first tool call's arguments hold one too."""
+def test_sigterm_ends_a_run_left_waiting_for_a_stalled_reader(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    with (tmp_path / "stderr.txt").open("wb") as stderr:
+        inspector = start(
+            "run", str(chatty_config(tmp_path)), "--journal", str(journal), stderr=stderr
+        )
+        try:
+            poll(lambda: journal.exists() and '"stopped"' in journal.read_text())
+            inspector.send_signal(signal.SIGTERM)
+            status = finish(inspector)
+        finally:
+            assert inspector.stdout is not None
+            inspector.stdout.close()
+    assert status == 128 + signal.SIGTERM
+    assert "Traceback" not in (tmp_path / "stderr.txt").read_text()
+
+
+def lone_surrogate_config(tmp_path: Path) -> Path:
+    """A hook whose first modify puts a lone surrogate into a tool call, which the hooks after
+    it cannot be sent, and a gate that denies with a reason holding one."""
+    rewrite = {"echo": "modify", "patch": {"arguments": {"command": "ls \ud800"}}}
+    rewriter = scripted_hook({"before_tool": [rewrite, {}]}, intercept=["before_tool"])
     gate = scripted_hook(
         {"approve_tool": {"result": {"approved": False, "reason": "bad \ud800 input"}}},
         intercept=["before_tool", "approve_tool"],
+        priority=10,
     )
     observer = scripted_hook({}, observe=["*"])
-    config = write_config_with(tmp_path, {"gate": gate, "observer": observer})
-    scenario = tmp_path / "scenario.yaml"
-    scenario.write_text(
-        "turns:\n"
-        '  - user: "hi \\ud800"\n'
-        "    rounds:\n"
-        '      - content: "on it \\ud800"\n'
-        "        tool_calls:\n"
-        "          - tool: exec\n"
-        '            arguments: {command: "ls \\ud800"}\n'
-        '            result: "done"\n'
-        "          - tool: exec\n"
-        '            arguments: {command: "ls"}\n'
-        '            result: "done"\n'
-        '      - content: "bye"\n'
-    )
-    return config, scenario
+    return write_config_with(tmp_path, {"rewriter": rewriter, "gate": gate, "observer": observer})
 
 
 @pytest.mark.parametrize("as_json", [True, False])
 def test_a_lone_surrogate_is_printed_and_the_run_goes_on(tmp_path: Path, as_json: bool) -> None:
-    config, scenario = lone_surrogate_session(tmp_path)
     journal = tmp_path / "journal.jsonl"
-    args = ["run", str(config), "--scenario", str(scenario), "--journal", str(journal)]
+    args = ["run", str(lone_surrogate_config(tmp_path)), "--journal", str(journal)]
     result = hook_inspector(*args, *(["--json"] if as_json else []))
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 0
@@ -147,3 +160,23 @@ def test_a_lone_surrogate_is_printed_and_the_run_goes_on(tmp_path: Path, as_json
         rows = [line for line in result.stdout.splitlines() if RECORD_ROW.match(line)]
         assert len(rows) == len({r["seq"] for r in records})
         assert "bad \\ud800 input" in result.stdout
+
+
+async def test_a_reader_too_far_behind_loses_later_records_and_is_told_how_many(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    read_end, write_end = os.pipe()
+    with os.fdopen(read_end, "rb") as reader, os.fdopen(write_end, "w") as stream:
+        output: BackgroundOutput[str] = BackgroundOutput(stream, str, max_backlog=5)
+        big = "x" * (fcntl.fcntl(reader, fcntl.F_GETPIPE_SZ) * 2) + "\n"
+        output.put(big)
+        select.select([reader], [], [])  # the writer has taken it and is stuck on the pipe
+        for number in range(8):
+            output.put(f"record {number}\n")
+        reading = asyncio.ensure_future(asyncio.to_thread(reader.read))  # to the end
+        await output.aclose()
+        stream.close()
+        printed = await reading
+    assert printed.decode().splitlines()[1:] == [f"record {number}" for number in range(5)]
+    assert output.dropped == 3
+    assert "3 record(s) not printed" in capsys.readouterr().err

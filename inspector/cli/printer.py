@@ -54,11 +54,11 @@ class Printer:
         self._start: float | None = None
         self._unsubscribe = journal.subscribe(self._on_record)
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
         """Print what is left and wait until it is written (or the reader is gone)."""
         self._unsubscribe()
         self._drain()
-        self.output.close()
+        await self.output.aclose()
 
     def _on_record(self, record: Record, new: bool) -> None:
         if record.seq in self._printed or not is_final(record):

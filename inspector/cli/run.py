@@ -59,7 +59,7 @@ async def run_scenario(
             else:
                 await play()
     finally:
-        printer.close()
+        await printer.aclose()
     errors = error_findings(engine.journal)
     missing = hooks_that_never_started(engine.journal, [spec.name for spec in config.enabled_hooks])
     failed, crashed = len(failed_calls(engine.journal)), len(crashes(engine.journal))

@@ -8,7 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-from inspector.bridge.listener import ListenError, ListenOptions
+from inspector.bridge.listener import ListenError, ListenOptions, listen_for_relays
 from inspector.cli.printer import Printer
 from inspector.cli.session import config_or_demo
 from inspector.demo import DEMO_CONFIG
@@ -38,7 +38,7 @@ async def serve(
     try:
         async with engine:
             try:
-                listener = await engine.listen(listen)
+                listener = await listen_for_relays(engine, listen)
             except ListenError as error:
                 print(f"hook-inspector: {error}", file=sys.stderr)
                 return EXIT_BAD_INPUT
@@ -56,5 +56,5 @@ async def serve(
     finally:
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
-        printer.close()
+        await printer.aclose()
     return EXIT_OK
