@@ -6,9 +6,8 @@ import asyncio
 import time
 from collections.abc import Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from inspector.bridge.deadline import CallDeadline, DeadlineHook, within_deadline
 from inspector.config.model import Config, HookSpec
 from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
@@ -25,9 +24,6 @@ from inspector.pipeline.jcli_chain import ChainResult
 from inspector.pipeline.pipeline import Hook, Pipeline
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import STAGE_FOR_METHOD
-
-if TYPE_CHECKING:
-    from inspector.bridge.listener import Listener, ListenOptions
 
 
 class Engine:
@@ -251,52 +247,6 @@ class Engine:
     def clear_intercept(self) -> int:
         self.intercept_expression = None
         return self.gate.clear()
-
-    # ---- bridge mode -----------------------------------------------------------------------
-
-    async def listen(self, options: ListenOptions | None = None) -> Listener:
-        """Serve relays (live agents) on the private Unix socket (wire.default_socket_path()
-        unless given), or on TCP, which needs `token`. Close the listener before the engine
-        stops, so pending calls get their fallback answer rather than a dead hook's."""
-        from inspector.bridge.listener import Listener, ListenOptions
-
-        options = options or ListenOptions()
-        listener = Listener(
-            self, socket_path=options.socket_path, tcp=options.tcp, token=options.token
-        )
-        await listener.start()
-        return listener
-
-    async def handle_relayed(
-        self,
-        method: str,
-        params: dict[str, Any],
-        *,
-        source: str,
-        deadline: CallDeadline,
-        turn: str | None = None,
-    ) -> StageResult | ApprovalResult:
-        """A stage request a relay passed on from a live agent: through the gate and the hooks,
-        decided by `deadline.answer_by` whatever they do (bridge.deadline says how)."""
-        pipeline = Pipeline(
-            self.journal,
-            self.config.defaults,
-            lambda: [
-                GatedHook(DeadlineHook(hook, self.journal), self.gate)
-                for hook in self.hooks.values()
-            ],
-        )
-        stage = STAGE_FOR_METHOD[method]
-        run = pipeline.approve_tool if stage == "approve_tool" else getattr(pipeline, stage)
-        return await within_deadline(
-            self.journal,
-            deadline,
-            stage,
-            params,
-            run(params, source=source, turn=turn or ""),
-            source=source,
-            turn=turn,
-        )
 
     # ---- timeouts --------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from inspector.bridge.listener import (
     Listener,
     ListenError,
     ListenOptions,
+    listen_for_relays,
     parse_listen,
     reach_beyond_loopback,
 )
@@ -128,7 +129,7 @@ async def running_inspector(
 ) -> AsyncIterator[tuple[Engine, Listener]]:
     """A running inspector: an engine on `specs` and its listener."""
     async with Engine(config_of(*specs)) as engine:
-        listener = await engine.listen(ListenOptions(socket_path=socket_path))
+        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
         try:
             yield engine, listener
         finally:
@@ -523,7 +524,7 @@ async def test_the_inspector_stopping_mid_call_still_answers_the_agent(
 ) -> None:
     never = scripted("stuck", {"approve_tool": {"never": True}}, intercept=("approve_tool",))
     async with Engine(config_of(never)) as engine:
-        listener = await engine.listen(ListenOptions(socket_path=socket_path))
+        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
         agent = await agents("picoclaw")
         call = asyncio.create_task(agent.call("hook.approve_tool", PARAMS["approve_tool"]))
         await wait_for(
@@ -681,7 +682,7 @@ async def test_the_default_socket_is_private_whatever_the_umask(
     umask = os.umask(0)
     try:
         async with Engine(config_of()) as engine:
-            listener = await engine.listen()
+            listener = await listen_for_relays(engine)
             assert listener.address == str(path)
             assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
             assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
@@ -689,7 +690,7 @@ async def test_the_default_socket_is_private_whatever_the_umask(
             # only the owner may enter the folder or write to the socket: another user cannot
             # even reach it
             with pytest.raises(ListenError, match="another inspector is listening"):
-                await engine.listen()
+                await listen_for_relays(engine)
             if os.geteuid() == 0:  # root can become another user and knock
                 assert await connect_as_nobody(path) == "PermissionError"
             await listener.close()
@@ -726,7 +727,7 @@ def test_a_socket_in_someone_elses_place_is_not_taken(tmp_path: Path) -> None:
 
     async def listen() -> None:
         async with Engine(config_of()) as engine:
-            await engine.listen(ListenOptions(socket_path=taken))
+            await listen_for_relays(engine, ListenOptions(socket_path=taken))
 
     with pytest.raises(ListenError, match="exists and is not a socket"):
         asyncio.run(listen())
@@ -791,7 +792,9 @@ async def test_serve_on_every_interface_warns_first(tmp_path: Path) -> None:
 async def test_tcp_refuses_a_wrong_or_missing_token(tmp_path: Path, socket_path: Path) -> None:
     tools = scripted("tools", intercept=("before_tool",))
     async with Engine(config_of(tools)) as engine:
-        listener = await engine.listen(ListenOptions(tcp=parse_listen(":0"), token="s3cret"))
+        listener = await listen_for_relays(
+            engine, ListenOptions(tcp=parse_listen(":0"), token="s3cret")
+        )
         try:
             host, port = listener.address.rsplit(":", 1)
             assert host == "127.0.0.1"
@@ -818,7 +821,9 @@ async def test_the_real_relay_over_tcp_with_its_token_file(tmp_path: Path) -> No
     (tmp_path / "token").write_text("s3cret\n")
     tools = scripted("tools", {"before_tool": {"echo": "modify"}}, intercept=("before_tool",))
     async with Engine(config_of(tools)) as engine:
-        listener = await engine.listen(ListenOptions(tcp=parse_listen(":0"), token="s3cret"))
+        listener = await listen_for_relays(
+            engine, ListenOptions(tcp=parse_listen(":0"), token="s3cret")
+        )
         flags = ["--name", "remote", "--connect", listener.address, "--token-file"]
         agent = FakeAgent([*RELAY, *flags, str(tmp_path / "token")])
         await agent.start()

@@ -27,7 +27,7 @@ from conftest import SCRIPTED, config_of, needs_proc, open_fds, scripted, wait_f
 from fake_agent import FakeAgent
 
 from inspector.bridge import wire
-from inspector.bridge.listener import MAX_UNGREETED, ListenOptions
+from inspector.bridge.listener import MAX_UNGREETED, ListenOptions, listen_for_relays
 from inspector.config.model import Defaults
 from inspector.engine import Engine
 from inspector.hooks.process import READY, ProcessHook
@@ -246,7 +246,7 @@ async def test_an_accept_without_a_descriptor_waits_and_is_said_once_never_a_tra
     loop.set_exception_handler(lambda _loop, context: reported.append(context))
     try:
         async with Engine(config_of()) as engine:
-            listener = await engine.listen(ListenOptions(socket_path=socket_path))
+            listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
             client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             client.setblocking(False)
             try:

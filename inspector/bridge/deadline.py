@@ -13,7 +13,7 @@ import contextvars
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.wire import answer_by_ms
 from inspector.journal.journal import Journal
@@ -27,9 +27,13 @@ from inspector.journal.records import (
     Record,
 )
 from inspector.pipeline.answers import DENIED
-from inspector.pipeline.pipeline import Hook
+from inspector.pipeline.gate import GatedHook
+from inspector.pipeline.pipeline import Hook, Pipeline
 from inspector.pipeline.results import ApprovalResult, StageResult
-from inspector.protocol.stages import CONTINUE
+from inspector.protocol.stages import CONTINUE, STAGE_FOR_METHOD
+
+if TYPE_CHECKING:
+    from inspector.engine import Engine
 
 # Room for the hop back to the relay, and then again for the pipeline to finish after its hooks
 # are cut off: 5 % of the agent's deadline, between 10 and 100 ms.
@@ -198,3 +202,35 @@ def _fallback(
     if approval:
         return ApprovalResult(False, reason, decided_by=FALLBACK)
     return StageResult(CONTINUE, params, reason=reason, decided_by=FALLBACK)
+
+
+async def answer_relayed(
+    engine: Engine,
+    method: str,
+    params: dict[str, Any],
+    *,
+    source: str,
+    deadline: CallDeadline,
+    turn: str | None = None,
+) -> Outcome:
+    """A stage request a relay passed on from a live agent: through the engine's gate and hooks,
+    decided by `deadline.answer_by` whatever they do."""
+    pipeline = Pipeline(
+        engine.journal,
+        engine.config.defaults,
+        lambda: [
+            GatedHook(DeadlineHook(hook, engine.journal), engine.gate)
+            for hook in engine.hooks.values()
+        ],
+    )
+    stage = STAGE_FOR_METHOD[method]
+    run = pipeline.approve_tool if stage == "approve_tool" else getattr(pipeline, stage)
+    return await within_deadline(
+        engine.journal,
+        deadline,
+        stage,
+        params,
+        run(params, source=source, turn=turn or ""),
+        source=source,
+        turn=turn,
+    )

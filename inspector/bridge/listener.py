@@ -104,6 +104,18 @@ class ListenOptions:
         return reach_beyond_loopback(host, port)
 
 
+async def listen_for_relays(engine: Engine, options: ListenOptions | None = None) -> Listener:
+    """Serve relays (live agents) for `engine` on the private Unix socket
+    (wire.default_socket_path() unless given), or on TCP, which needs a token. Close the listener
+    before the engine stops, so pending calls get their fallback answer, not a dead hook's."""
+    options = options or ListenOptions()
+    listener = Listener(
+        engine, socket_path=options.socket_path, tcp=options.tcp, token=options.token
+    )
+    await listener.start()
+    return listener
+
+
 class Listener:
     """Accepts relays for `engine`; each one becomes a RelaySession under a unique label."""
 

@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge import answers
-from inspector.bridge.deadline import DEADLINE_CODE, FALLBACK, CallDeadline
+from inspector.bridge.deadline import DEADLINE_CODE, FALLBACK, CallDeadline, answer_relayed
 from inspector.bridge.greeting import Greeting
 from inspector.bridge.wire import deadline_kind
 from inspector.journal.records import (
@@ -223,8 +223,13 @@ class RelaySession:
             return answers.error_reply(rpc_id, answers.METHOD_NOT_FOUND, "method not found")
         if not isinstance(params, dict):
             return answers.error_reply(rpc_id, answers.INVALID_PARAMS, "params is not an object")
-        outcome = await self.engine.handle_relayed(
-            message["method"], params, source=self.source, deadline=deadline, turn=exchange.turn
+        outcome = await answer_relayed(
+            self.engine,
+            message["method"],
+            params,
+            source=self.source,
+            deadline=deadline,
+            turn=exchange.turn,
         )
         if outcome.decided_by == FALLBACK:
             exchange.findings.append(Finding(DEADLINE_CODE, "warning", outcome.reason, NO_ANSWER))

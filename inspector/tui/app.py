@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
-from inspector.bridge.listener import Listener, ListenError, ListenOptions
+from inspector.bridge.listener import Listener, ListenError, ListenOptions, listen_for_relays
 from inspector.demo import DEMO_CONFIG, scenarios_near
 from inspector.drivers.runners import turn_runner
 from inspector.drivers.scenario import load_scenario
@@ -169,7 +169,7 @@ class InspectorApp(App[int]):
 
     async def _listen(self, options: ListenOptions) -> None:
         try:
-            self.listener = await self.engine.listen(options)
+            self.listener = await listen_for_relays(self.engine, options)
         except ListenError as error:
             self.notify(str(error), title="Not listening for relays", severity="warning")
             return
