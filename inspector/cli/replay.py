@@ -13,6 +13,7 @@ from inspector.cli.session import config_or_demo
 from inspector.drivers.replay import ReplayItem, ReplayReport, recorded_requests, replay
 from inspector.engine import Engine
 from inspector.journal.jsonl import JournalLoadError, load_journal
+from inspector.safe_text import one_line, printable
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_BAD_INPUT = 0, 1, 2
 DIFF_STYLE = {"-": "red", "+": "green", "@": "cyan"}
@@ -47,11 +48,15 @@ def print_report(report: ReplayReport, console: Console) -> None:
 
 def print_item(item: ReplayItem, console: Console) -> None:
     heading = Text.assemble(
-        (f"#{item.seq} ", "dim"), (item.hook, "bold"), " ", (item.method, "cyan"), ": "
+        (f"#{item.seq} ", "dim"),
+        (one_line(item.hook), "bold"),
+        " ",
+        (one_line(item.method), "cyan"),
+        ": ",
     )
     heading.append(item.outcome, style="yellow" if item.outcome == "skipped" else "bold red")
     if item.note:
-        heading.append(f" ({item.note})")
+        heading.append(f" ({one_line(item.note)})")
     console.print(heading)
     for line in item.diff.splitlines():
-        console.print(Text(f"  {line}", style=DIFF_STYLE.get(line[:1], "")))
+        console.print(Text(f"  {printable(line)}", style=DIFF_STYLE.get(line[:1], "")))
