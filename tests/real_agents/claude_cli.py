@@ -1,0 +1,186 @@
+"""The real Claude Code CLI for tests: installed once per machine with npm, run offline.
+
+The CLI is installed into CACHE/claude-code-VERSION, where CACHE is $HOOK_INSPECTOR_TEST_CACHE,
+else $XDG_CACHE_HOME/hook-inspector-tests, else ~/.cache/hook-inspector-tests. The home folder is
+read when this module is imported (at collection), before tests/conftest.py gives each test an
+empty HOME of its own; so the cache outlives test runs and `rm -rf .venv` alike. An install
+happens in a fresh folder beside the target and is renamed into place only once the binary
+answers `--version` with the pinned version, so an interrupted install is never reused.
+
+A run is `claude -p PROMPT --output-format stream-json --verbose --include-hook-events` in the
+project folder, with HOME set to the test's folder, the model at a fake API, every optional
+network feature off, and none of the caller's CLAUDE_* / ANTHROPIC_* variables.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+JSONObject = dict[str, Any]
+
+PACKAGE = "@anthropic-ai/claude-code"
+VERSION = "2.1.197"  # npm resolved this here although newer ones are listed: pin it
+MIN_NODE = 18
+INSTALL_TIMEOUT_S = 600
+RUN_TIMEOUT_S = 120  # a `claude -p` run here takes a few seconds; this only ends a hung one
+OFFLINE_ENV = {
+    "ANTHROPIC_API_KEY": "dummy",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+}
+_HOST_PREFIXES = ("CLAUDE", "ANTHROPIC")  # the caller's own settings for Claude Code stay out
+_REAL_HOME = Path(os.environ.get("HOME") or Path.home())
+
+
+class Unavailable(Exception):
+    """The CLI cannot be installed or run here; the message says why."""
+
+
+@dataclass(frozen=True)
+class ClaudeRun:
+    messages: list[JSONObject]  # the stream-json output, one object per line
+    exit_code: int
+    stderr: str
+    env: dict[str, str]  # the environment the CLI was started with
+
+    @property
+    def result(self) -> JSONObject:
+        """The closing `result` message; fails with the CLI's stderr when there is none."""
+        results = [message for message in self.messages if message.get("type") == "result"]
+        assert results, f"claude ended without a result (exit {self.exit_code}): {self.stderr}"
+        return results[-1]
+
+
+@dataclass(frozen=True)
+class ClaudeCli:
+    executable: Path
+
+    def run(
+        self,
+        project: Path,
+        prompt: str,
+        *,
+        api_url: str,
+        home: Path,
+        allowed_tools: Sequence[str] = ("Bash",),
+    ) -> ClaudeRun:
+        """Run one `claude -p` session in `project` against the fake API at `api_url`."""
+        env = {
+            **{name: value for name, value in os.environ.items() if not _is_host_setting(name)},
+            **OFFLINE_ENV,
+            "HOME": str(home),
+            "ANTHROPIC_BASE_URL": api_url,
+        }
+        argv = [str(self.executable), "-p", prompt, "--output-format", "stream-json"]
+        argv += ["--verbose", "--include-hook-events"]
+        if allowed_tools:
+            argv += ["--allowedTools", " ".join(allowed_tools)]
+        done = subprocess.run(
+            argv,
+            cwd=project,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_S,
+            check=False,
+        )
+        messages = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+        return ClaudeRun(messages, done.returncode, done.stderr, env)
+
+
+def cache_folder() -> Path:
+    """Where the pinned CLI lives on this machine."""
+    if explicit := os.environ.get("HOOK_INSPECTOR_TEST_CACHE"):
+        root = Path(explicit)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        root = (Path(xdg) if xdg else _REAL_HOME / ".cache") / "hook-inspector-tests"
+    return root / f"claude-code-{VERSION}"
+
+
+def install(folder: Path) -> ClaudeCli:
+    """The CLI in `folder`, installed there first when it is missing or broken."""
+    cli = ClaudeCli(folder / "node_modules" / ".bin" / "claude")
+    if _version_of(cli.executable) == VERSION:
+        return cli
+    _check_node()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", dir=folder.parent))
+    try:
+        _npm_install(staging)
+        staged = ClaudeCli(staging / "node_modules" / ".bin" / "claude")
+        found = _version_of(staged.executable)
+        if found != VERSION:
+            raise Unavailable(f"{PACKAGE}@{VERSION} installed, but `claude --version` said {found}")
+        if _version_of(cli.executable) != VERSION:  # another run may have finished first
+            shutil.rmtree(folder, ignore_errors=True)
+            staging.rename(folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return cli
+
+
+def _is_host_setting(name: str) -> bool:
+    return name.startswith(_HOST_PREFIXES)
+
+
+def _check_node() -> None:
+    node = shutil.which("node")
+    if node is None or shutil.which("npm") is None:
+        raise Unavailable("node and npm are needed to install Claude Code; not found on PATH")
+    found = subprocess.run([node, "--version"], capture_output=True, text=True, check=False)
+    major = re.match(r"v(\d+)\.", found.stdout)
+    if major is None or int(major.group(1)) < MIN_NODE:
+        raise Unavailable(f"Claude Code needs node >= {MIN_NODE}; {node} is {found.stdout.strip()}")
+
+
+def _npm_install(prefix: Path) -> None:
+    argv = ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
+    argv += ["--fetch-retries=1", f"{PACKAGE}@{VERSION}"]
+    # npm keeps its own cache under HOME: the real one, so a reinstall downloads nothing
+    env = {**os.environ, "HOME": str(_REAL_HOME)}
+    try:
+        done = subprocess.run(
+            argv, env=env, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise Unavailable(
+            f"npm install {PACKAGE}@{VERSION} took over {INSTALL_TIMEOUT_S} s"
+        ) from None
+    if done.returncode != 0:
+        errors = [line for line in done.stderr.splitlines() if line.startswith("npm error")]
+        first = errors[0] if errors else f"exit {done.returncode}"
+        raise Unavailable(f"npm install {PACKAGE}@{VERSION} failed: {first}")
+
+
+def _version_of(executable: Path) -> str | None:
+    """What `claude --version` says (its first word), or None when it does not run."""
+    if not executable.exists():
+        return None
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, **OFFLINE_ENV, "HOME": home}
+        try:
+            done = subprocess.run(
+                [str(executable), "--version"],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    words = done.stdout.split()
+    return words[0] if done.returncode == 0 and words else None

@@ -1,0 +1,63 @@
+"""hook-inspector's own Claude Code emulation, driven like a real `claude -p` session: the same
+hooks, the same prompt, and the fake model's script as a scenario."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from fake_anthropic import Reply, ToolCall
+
+from inspector.config.claude import read_claude
+from inspector.drivers.claude_turn import ClaudeTurnOutcome, ClaudeTurnRunner
+from inspector.drivers.scenario import Round, Scenario, ScriptedCall, Turn
+from inspector.hooks.approvals import Approvals
+from inspector.journal.journal import Journal
+from inspector.pipeline.claude_hooks import ClaudeHooks
+from inspector.protocol.claude_events import EVENTS
+
+JSONObject = dict[str, Any]
+
+
+def scenario_like(
+    prompt: str,
+    script: Sequence[Reply],
+    *,
+    session: str,
+    results: Mapping[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
+) -> Scenario:
+    """One turn: `prompt`, then a round per reply of the fake model. A tool call's scripted
+    result or error is looked up by its tool_use id in `results` / `errors`."""
+    results, errors = results or {}, errors or {}
+    rounds = tuple(
+        Round(reply.text, tuple(_scripted(call, results, errors) for call in reply.tool_calls))
+        for reply in script
+    )
+    return Scenario(name="like a claude -p session", turns=(Turn(prompt, rounds),), session=session)
+
+
+def _scripted(
+    call: ToolCall, results: Mapping[str, str], errors: Mapping[str, str]
+) -> ScriptedCall:
+    if call.id in errors:
+        return ScriptedCall(call.name, call.input, error=errors[call.id])
+    if call.id in results:
+        return ScriptedCall(call.name, call.input, result=results[call.id])
+    return ScriptedCall(call.name, call.input)
+
+
+async def emulate(project: Path, settings: JSONObject, scenario: Scenario) -> ClaudeTurnOutcome:
+    """Play `scenario` against `settings`' hooks with `project` as the project folder.
+
+    The settings are written beside the project, keeping only the events hook-inspector knows:
+    Claude Code runs hooks on events that hook-inspector's reader rejects (PostToolBatch)."""
+    known = {event: groups for event, groups in settings["hooks"].items() if event in EVENTS}
+    file = project.parent / "inspector-settings.json"
+    file.write_text(json.dumps({**settings, "hooks": known}))
+    specs = read_claude(file).config.command_hooks
+    hooks = ClaudeHooks(specs, Journal(), Approvals(), project_dir=project)
+    [outcome] = await ClaudeTurnRunner(hooks).run(scenario)
+    return outcome

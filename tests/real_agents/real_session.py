@@ -1,0 +1,84 @@
+"""A real session's hook calls as committed data: data/claude-code-VERSION/hook-calls.json.
+
+Volatile values are replaced by placeholders (`<session_id>`, `<prompt_id>`, `<project>`,
+`<project-slug>` as in transcript paths, `<home>`, `<duration_ms>`), so the same run gives the
+same text. With HOOK_INSPECTOR_WRITE_DATA=1 the run rewrites the file (after a version bump).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claude_cli import PACKAGE, VERSION
+from recorded_hooks import HookCall
+
+DATA = Path(__file__).parent / "data" / f"claude-code-{VERSION}" / "hook-calls.json"
+WRITE_DATA = os.environ.get("HOOK_INSPECTOR_WRITE_DATA") == "1"
+
+
+@dataclass(frozen=True)
+class RealSession:
+    run: str  # the command line, for the reader
+    model: str  # what the fake model answered, for the reader
+
+    def as_data(
+        self, calls: list[HookCall], started_with: Mapping[str, str], project: Path, home: Path
+    ) -> str:
+        """`calls` as the data file's text: key order kept, volatile values replaced. With
+        WRITE_DATA the text is written to the data file too."""
+        prompt_id = next(call.payload["prompt_id"] for call in calls if "prompt_id" in call.payload)
+        names = {
+            calls[0].payload["session_id"]: "<session_id>",
+            prompt_id: "<prompt_id>",
+            str(project): "<project>",
+            re.sub(r"[^A-Za-z0-9]", "-", str(project)): "<project-slug>",
+            str(home): "<home>",
+        }
+        recorded = {
+            "cli": f"{PACKAGE}@{VERSION}",
+            "run": self.run,
+            "model": self.model,
+            "calls": [
+                {
+                    "event": call.event,
+                    "payload": _normalised(call.payload, names),
+                    "stdin_ends_with_newline": call.stdin.endswith("\n"),
+                    "cwd": _normalised(call.cwd, names),
+                    "env_added": {
+                        name: _normalised(call.env[name], names)
+                        for name in sorted(call.env_added(started_with))
+                    },
+                }
+                for call in calls
+            ],
+        }
+        text = json.dumps(recorded, indent=2) + "\n"
+        if WRITE_DATA:
+            DATA.parent.mkdir(parents=True, exist_ok=True)
+            DATA.write_text(text)
+        return text
+
+
+def committed() -> str:
+    """The data file's text."""
+    return DATA.read_text()
+
+
+def _normalised(value: Any, names: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: "<duration_ms>" if key == "duration_ms" else _normalised(item, names)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_normalised(item, names) for item in value]
+    if isinstance(value, str):
+        for volatile in sorted(names, key=len, reverse=True):
+            value = value.replace(volatile, names[volatile])
+    return value

@@ -1,0 +1,184 @@
+"""The real Claude Code CLI (pinned in claude_cli.py) run offline against a fake model, with
+hooks that record what they get: what the real host does with a hook's answer, and where
+hook-inspector's emulation of it agrees or differs (the differences are listed in
+claude_gaps.py; the real payloads are kept in data/)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import claude_gaps as gaps
+import pytest
+from claude_cli import ClaudeCli, ClaudeRun
+from emulation import emulate, scenario_like
+from fake_anthropic import FakeAnthropic, Reply, bash
+from real_session import RealSession, committed
+from recorded_hooks import HookCall, read_calls, recorder, recording_settings, write_settings
+
+JSONObject = dict[str, Any]
+
+REASON = "rm -rf is not allowed in this project"  # what hooks/record.py says when it refuses
+RISKY = "touch made.txt && rm -rf scratch"
+
+
+def play(
+    cli: ClaudeCli, project: Path, home: Path, script: list[Reply], **options: Any
+) -> tuple[ClaudeRun, FakeAnthropic]:
+    with FakeAnthropic(script) as api:
+        run = cli.run(project, "Tidy up the project.", api_url=api.url, home=home, **options)
+    assert (run.exit_code, run.result["subtype"]) == (0, "success"), run.stderr
+    assert api.unscripted == 0
+    return run, api
+
+
+@pytest.mark.parametrize("answer", ["exit-2", "deny"])
+def test_a_pre_tool_use_hook_refuses_rm_rf_and_the_model_is_told_why(
+    claude_cli: ClaudeCli, project: Path, home: Path, answer: str
+) -> None:
+    log = project.parent / "hooks.jsonl"
+    command = recorder(log, answer)
+    settings = recording_settings(command, ("PreToolUse", "PostToolUse"))
+    write_settings(project, settings)
+    script = [Reply(tool_calls=(bash(RISKY, "toolu_0001"),)), Reply("Understood.")]
+    _, api = play(claude_cli, project, home, script)
+
+    assert not (project / "made.txt").exists()
+    assert [call.event for call in read_calls(log)] == ["PreToolUse"]  # it never ran
+    [told] = api.tool_results()
+    expected = {"exit-2": f"PreToolUse:Bash hook error: [{command}]: {REASON}\n", "deny": REASON}
+    assert (told["is_error"], told["content"]) == (True, expected[answer])
+
+    scenario = scenario_like("Tidy up the project.", script, session="s")
+    [use] = asyncio.run(emulate(project, settings, scenario)).tool_uses
+    assert not use.ran and [call.event for call in read_calls(log)][1:] == ["PreToolUse"]
+    agrees = use.feedback == told["content"]
+    assert agrees is (answer not in gaps.FEEDBACK_DIFFERS), (use.feedback, told["content"])
+
+
+@pytest.mark.parametrize(("answer", "runs"), [("allow", True), ("", False)])
+def test_a_hook_allow_runs_a_command_claude_code_would_refuse(
+    claude_cli: ClaudeCli, project: Path, home: Path, answer: str, runs: bool
+) -> None:
+    log = project.parent / "hooks.jsonl"
+    write_settings(project, recording_settings(recorder(log, answer), ("PreToolUse",)))
+    script = [Reply(tool_calls=(bash(RISKY),)), Reply("Done.")]
+    _, api = play(claude_cli, project, home, script, allowed_tools=())
+
+    assert (project / "made.txt").exists() is runs
+    [told] = api.tool_results()
+    assert told["is_error"] is not runs
+    assert [call.event for call in read_calls(log)] == ["PreToolUse"]
+
+
+def test_several_tool_calls_in_one_message_are_decided_one_by_one(
+    claude_cli: ClaudeCli, project: Path, home: Path
+) -> None:
+    log = project.parent / "hooks.jsonl"
+    write_settings(
+        project, recording_settings(recorder(log, "deny"), ("PreToolUse", "PostToolUse"))
+    )
+    calls = (bash("touch one.txt", "toolu_one"), bash(RISKY, "toolu_two"))
+    _, api = play(claude_cli, project, home, [Reply("Two steps.", calls), Reply("Done.")])
+
+    assert (project / "one.txt").exists() and not (project / "made.txt").exists()
+    told = {block["tool_use_id"]: block for block in api.tool_results()}
+    assert (told["toolu_one"]["is_error"], told["toolu_two"]["content"]) == (False, REASON)
+    seen = [(call.event, call.payload["tool_use_id"]) for call in read_calls(log)]
+    assert sorted(seen) == [
+        ("PostToolUse", "toolu_one"),
+        ("PreToolUse", "toolu_one"),
+        ("PreToolUse", "toolu_two"),
+    ]
+
+
+# ---- the same session, real and emulated, hook by hook -------------------------------------
+
+RECORDED = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Stop",
+    "SessionEnd",
+)
+PROMPT = "Make a file, then show me a failing command."
+FAILING = "echo oops >&2; exit 3"
+SESSION = [
+    Reply(tool_calls=(bash("touch made.txt", "toolu_0001"),)),  # ids as the emulation numbers them
+    Reply(tool_calls=(bash(FAILING, "toolu_0002"),)),
+    Reply("Done."),
+]
+# What Bash gave in the real run, scripted for the emulation (DATA has the real values).
+TOUCHED = {
+    "stdout": "",
+    "stderr": "",
+    "interrupted": False,
+    "isImage": False,
+    "noOutputExpected": True,
+}
+FAILED = "Exit code 3\noops"
+
+
+def test_the_emulation_sends_hooks_what_the_real_cli_sends(
+    claude_cli: ClaudeCli, project: Path, home: Path
+) -> None:
+    real_log, emulated_log = project.parent / "real.jsonl", project.parent / "emulated.jsonl"
+    write_settings(project, recording_settings(recorder(real_log), RECORDED))
+    with FakeAnthropic(SESSION) as api:
+        run = claude_cli.run(project, PROMPT, api_url=api.url, home=home)
+    assert (run.exit_code, run.result["subtype"]) == (0, "success"), run.stderr
+    real = read_calls(real_log)
+    real_session = RealSession(
+        f"claude -p {PROMPT!r} --output-format stream-json --verbose --include-hook-events "
+        "--allowedTools Bash",
+        f"replies: tool_use Bash `touch made.txt`; tool_use Bash `{FAILING}`; text `Done.`",
+    )
+    assert real_session.as_data(real, run.env, project, home) == committed()
+
+    session = real[0].payload["session_id"]
+    scenario = scenario_like(
+        PROMPT,
+        SESSION,
+        session=session,
+        results={"toolu_0001": json.dumps(TOUCHED)},
+        errors={"toolu_0002": FAILED},
+    )
+    asyncio.run(emulate(project, recording_settings(recorder(emulated_log), RECORDED), scenario))
+    emulated = read_calls(emulated_log)
+
+    kept = [call for call in real if call.event not in gaps.NOT_FIRED]
+    assert [call.event for call in emulated] == [call.event for call in kept]
+    for real_call, emulated_call in zip(kept, emulated, strict=True):
+        compare(real_call, run.env, emulated_call, dict(os.environ), project)
+
+
+def compare(
+    real: HookCall,
+    real_env: dict[str, str],
+    emulated: HookCall,
+    own_env: dict[str, str],
+    project: Path,
+) -> None:
+    event = real.event
+    lacking = gaps.MISSING_KEYS.get(event, ())
+    expected = [key for key in real.payload if key not in lacking]
+    keys = list(emulated.payload)
+    if event in gaps.KEY_ORDER_DIFFERS:
+        assert sorted(keys) == sorted(expected) and keys != expected, event
+    else:
+        assert keys == expected, event
+    assert {key: real.payload[key] for key in keys} == emulated.payload, event
+    assert real.env["CLAUDECODE"] == "1"
+    real_added, emulated_added = real.env_added(real_env), emulated.env_added(own_env)
+    assert real_added - emulated_added == gaps.MISSING_ENV.get(event, set()), event
+    assert emulated_added - real_added == set(), event
+    assert real.env["CLAUDE_PROJECT_DIR"] == emulated.env["CLAUDE_PROJECT_DIR"] == str(project)
+    assert real.cwd == emulated.cwd == str(project)
+    assert real.stdin.endswith("\n")
+    assert emulated.stdin.endswith("\n") is gaps.STDIN_ENDS_WITH_NEWLINE
