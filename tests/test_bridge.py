@@ -555,6 +555,25 @@ async def test_the_inspector_stopping_mid_call_still_answers_the_agent(
 
 
 @bounded(30)
+async def test_a_lone_surrogate_in_an_answer_reaches_the_agent_as_its_escape(
+    socket_path: Path,
+) -> None:
+    patch = {"arguments": {"command": "a\ud800b"}}
+    tools = scripted(
+        "tools", {"before_tool": {"echo": "modify", "patch": patch}}, intercept=("before_tool",)
+    )
+    async with running_inspector(tools, socket_path=socket_path) as (_engine, _listener):
+        stand_in = await StandIn.connect(path=socket_path, name="agent")
+        stand_in.request(1, "hook.before_tool", PARAMS["before_tool"])
+        first = await stand_in.answer()
+        stand_in.request(2, "hook.before_tool", PARAMS["before_tool"])
+        second = await stand_in.answer()  # the session survived the first answer
+        await stand_in.close()
+    for answer in (first, second):
+        assert answer["result"]["call"]["arguments"]["command"] == "a\ud800b"
+
+
+@bounded(30)
 async def test_a_relay_that_hangs_up_mid_call_has_its_work_cancelled(socket_path: Path) -> None:
     async with running_inspector(human(), socket_path=socket_path) as (engine, _listener):
         stand_in = await StandIn.connect(path=socket_path, name="gone")

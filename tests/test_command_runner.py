@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sys
 from pathlib import Path
 
@@ -104,3 +105,11 @@ async def test_output_and_unread_input_of_a_command_that_never_reads() -> None:
     payload = "y" * 300_000  # more than a pipe holds: the rest waits in our writer
     run = await run_command((PY, "-c", "print('done')"), payload, timeout_s=10)
     assert run.stdout.strip() == "done" and run.ignored_stdin
+
+
+async def test_a_lone_surrogate_in_the_context_reaches_the_command_as_its_json_escape() -> None:
+    script = "import sys, json; print(json.dumps({'got': json.load(sys.stdin)['x']}))"
+    run = await run_command(
+        (PY, "-c", script), json.dumps({"x": "a\ud800b"}, ensure_ascii=False), timeout_s=5
+    )
+    assert json.loads(run.stdout) == {"got": "a\ud800b"} and not run.ignored_stdin

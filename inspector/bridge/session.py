@@ -260,7 +260,9 @@ class RelaySession:
             self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
             return False
         text = go_json(answer)
-        self._writer.write(text.encode() + b"\n")
+        # A lone surrogate from a hook's answer cannot be UTF-8; inside a JSON string
+        # backslashreplace writes its escape back, which Go reads as U+FFFD.
+        self._writer.write(text.encode("utf-8", "backslashreplace") + b"\n")
         exchange.response = answer
         exchange.raw_response = text
         error = answer.get("error")

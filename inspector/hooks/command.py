@@ -41,7 +41,13 @@ class CommandRun:
 
     @property
     def ignored_stdin(self) -> bool:
-        return bool(self.stdin) and self.unread_stdin == len(self.stdin.encode())
+        return bool(self.stdin) and self.unread_stdin == len(stdin_bytes(self.stdin))
+
+
+def stdin_bytes(stdin: str) -> bytes:
+    """The context as written: a lone surrogate (JSON's "\\ud800") cannot be UTF-8, and inside
+    a JSON string backslashreplace writes back that same escape, as JSON.stringify does."""
+    return stdin.encode("utf-8", "backslashreplace")
 
 
 async def run_command(
@@ -80,7 +86,7 @@ async def run_command(
         except OSError as exc:
             return _never_started(argv, stdin, started, f"{argv[0]}: {exc.strerror or exc}")
         try:
-            writer = await _write_and_close(loop, stdin_write, stdin.encode())
+            writer = await _write_and_close(loop, stdin_write, stdin_bytes(stdin))
             timed_out = await _wait_or_kill(process, watch, timeout_s)
         except asyncio.CancelledError:  # the caller gave up (a turn or the app ended)
             _kill_group(process.get_pid())
@@ -229,6 +235,6 @@ def _never_started(argv: tuple[str, ...], stdin: str, started: float, error: str
         signal=None,
         timed_out=False,
         duration_ms=round((time.perf_counter() - started) * 1000, 3),
-        unread_stdin=len(stdin.encode()),
+        unread_stdin=len(stdin_bytes(stdin)),
         spawn_error=error,
     )
