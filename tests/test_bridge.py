@@ -26,7 +26,6 @@ import yaml
 from conftest import SCRIPTED, config_of, scripted, wait_for
 from fake_agent import FakeAgent, go_json
 
-from inspector.bridge import wire
 from inspector.bridge.listener import (
     Listener,
     ListenError,
@@ -50,6 +49,7 @@ from inspector.journal.records import (
 )
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import METHOD_FOR_STAGE, RESULT_KEY
+from inspector.relay import wire
 
 META = {"AgentID": "main", "TurnID": "turn-1", "SessionKey": "agent:main:main", "Iteration": 1}
 TOOL_RESULT = {"for_llm": "ok", "silent": False, "is_error": False, "async": False}
@@ -77,7 +77,7 @@ PARAMS: dict[str, dict[str, Any]] = {
 }
 MODES = ["observe", "llm", "tool", "approve"]
 NOBODY = 65534  # the conventional uid and gid of nobody
-RELAY = [sys.executable, "-m", "inspector.bridge.relay_main"]
+RELAY = [sys.executable, "-m", "inspector.relay.main"]
 
 StartAgent = Callable[..., Awaitable[FakeAgent]]
 

@@ -19,9 +19,9 @@ import pytest
 from conftest import wait_for
 from fake_agent import FakeAgent, go_json
 
-from inspector.bridge import wire
-from inspector.bridge.relay_lines import classify
-from inspector.bridge.relay_stdio import read_line
+from inspector.relay import wire
+from inspector.relay.lines import classify
+from inspector.relay.stdio import read_line
 
 MODES = ["observe", "tool", "approve"]
 F = TypeVar("F", bound=Callable[..., Awaitable[None]])
@@ -122,7 +122,7 @@ def socket_path() -> Iterator[Path]:
 
 
 def relay_command(*flags: str) -> list[str]:
-    return [sys.executable, "-m", "inspector.bridge.relay_main", "--name", "test-agent", *flags]
+    return [sys.executable, "-m", "inspector.relay.main", "--name", "test-agent", *flags]
 
 
 Start = Callable[..., Awaitable[FakeAgent]]
@@ -471,7 +471,7 @@ def test_files_for_stdin_and_stdout_work_too(tmp_path: Path) -> None:
 
 def test_the_relay_imports_no_ui_and_no_engine() -> None:
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "inspector.bridge.relay_main", "--help"],
+        [sys.executable, "-X", "importtime", "-m", "inspector.relay.main", "--help"],
         capture_output=True,
         text=True,
         timeout=20,
@@ -480,9 +480,10 @@ def test_the_relay_imports_no_ui_and_no_engine() -> None:
     modules = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     ours = {name for name in modules if name.split(".")[0] == "inspector"}
     assert not {name.split(".")[0] for name in modules} & {"textual", "rich", "yaml", "watchfiles"}
-    assert ours <= {"inspector", "inspector.bridge", "inspector.bridge.wire"} | {
-        name for name in ours if name.startswith("inspector.bridge.relay")
-    }
+    assert all(
+        name in ("inspector", "inspector.relay") or name.startswith("inspector.relay.")
+        for name in ours
+    )
 
 
 # line handling, in isolation

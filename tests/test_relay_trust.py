@@ -23,7 +23,7 @@ import pytest
 from conftest import wait_for
 from fake_agent import FakeAgent, go_json
 
-from inspector.bridge import wire
+from inspector.relay import wire
 
 NOBODY = 65534  # the conventional uid and gid of nobody
 CALL = {"tool": "exec", "arguments": {"command": "ls"}}
@@ -123,7 +123,7 @@ def listen_as_nobody(sock: socket.socket) -> None:
 
 async def run_relay(env: dict[str, str]) -> FakeAgent:
     """The real relay with no --socket, as an agent's service would start it."""
-    command = [sys.executable, "-m", "inspector.bridge.relay_main", "--name", "svc"]
+    command = [sys.executable, "-m", "inspector.relay.main", "--name", "svc"]
     agent = FakeAgent(command, env=env)
     await agent.start()
     return agent

@@ -26,16 +26,16 @@ import yaml
 from conftest import SCRIPTED, config_of, needs_proc, open_fds, scripted, wait_for
 from fake_agent import FakeAgent
 
-from inspector.bridge import wire
 from inspector.bridge.listener import MAX_UNGREETED, ListenOptions, listen_for_relays
 from inspector.config.model import Defaults
 from inspector.engine import Engine
 from inspector.hooks.process import READY, ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import Lifecycle
+from inspector.relay import wire
 
 CALL = {"tool": "exec", "arguments": {"command": "ls"}}
-RELAY = [sys.executable, "-m", "inspector.bridge.relay_main"]
+RELAY = [sys.executable, "-m", "inspector.relay.main"]
 
 
 @contextlib.contextmanager

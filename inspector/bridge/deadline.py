@@ -15,7 +15,6 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from inspector.bridge.wire import answer_by_ms
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -31,6 +30,7 @@ from inspector.pipeline.gate import GatedHook
 from inspector.pipeline.pipeline import Hook, Pipeline
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import CONTINUE, STAGE_FOR_METHOD
+from inspector.relay.wire import answer_by_ms
 
 if TYPE_CHECKING:
     from inspector.engine import Engine

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.bridge.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, WIRE_VERSION
+from inspector.relay.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, WIRE_VERSION
 from inspector.safe_text import one_line
 
 NAME_LIMIT = 64

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.bridge import wire
 from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.session import RelaySession
-from inspector.bridge.wire import read_token
 from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
+from inspector.relay import wire
+from inspector.relay.wire import read_token
 
 if TYPE_CHECKING:
     from inspector.engine import Engine

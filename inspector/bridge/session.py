@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from inspector.bridge import answers
 from inspector.bridge.deadline import DEADLINE_CODE, FALLBACK, CallDeadline, answer_relayed
 from inspector.bridge.greeting import Greeting
-from inspector.bridge.wire import deadline_kind
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_ERROR,
@@ -31,6 +30,7 @@ from inspector.journal.records import (
 from inspector.protocol.framing import Line, LineSplitter
 from inspector.protocol.jsonrpc import go_json
 from inspector.protocol.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD
+from inspector.relay.wire import deadline_kind
 
 if TYPE_CHECKING:
     from inspector.engine import Engine

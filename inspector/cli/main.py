@@ -150,7 +150,7 @@ def split_default_command(argv: list[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["relay"]:  # the agent's hook: start fast, import nothing it does not need
-        from inspector.bridge.relay_main import main as relay_main
+        from inspector.relay.main import main as relay_main
 
         return relay_main(words[1:])
     from inspector.config.errors import ConfigError

@@ -1,7 +1,7 @@
 """The relay: the process an agent runs as its hook. It copies the agent's lines to hook-inspector
 and the inspector's answers back, unchanged, and answers by itself whenever the inspector cannot:
 when none is running, when it refuses, when the connection drops, or when an answer would be later
-than the agent's deadline. See `inspector.bridge.wire` for the other side of the socket."""
+than the agent's deadline. See `inspector.relay.wire` for the other side of the socket."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.bridge import relay_answers as answers
-from inspector.bridge import wire
-from inspector.bridge.relay_lines import NotAnAnswer, answer_id, classify
-from inspector.bridge.relay_link import Endpoint, Link, Refused, open_link
-from inspector.bridge.relay_log import Log
-from inspector.bridge.relay_stdio import AgentOut, open_agent_stdio, read_line, restore_blocking
-from inspector.bridge.relay_trust import Untrusted
+from inspector.relay import answers, wire
+from inspector.relay.lines import NotAnAnswer, answer_id, classify
+from inspector.relay.link import Endpoint, Link, Refused, open_link
+from inspector.relay.log import Log
+from inspector.relay.stdio import AgentOut, open_agent_stdio, read_line, restore_blocking
+from inspector.relay.trust import Untrusted
 
 LINE_LIMIT = 16 * 1024 * 1024
 # Past this much unsent data the inspector has stopped reading: the relay lets it go rather than

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from inspector.bridge.wire import APPROVAL_METHODS, INTERCEPTOR_METHODS
+from inspector.relay.wire import APPROVAL_METHODS, INTERCEPTOR_METHODS
 
 METHOD_NOT_FOUND = -32601
 NOT_RUNNING = "hook-inspector is not running"

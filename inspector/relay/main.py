@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspector.bridge.relay import Relay, Settings
-from inspector.bridge.relay_link import Endpoint
-from inspector.bridge.relay_log import Log
-from inspector.bridge.wire import DEFAULT_DEADLINES_MS, default_socket_path
+from inspector.relay.link import Endpoint
+from inspector.relay.log import Log
+from inspector.relay.relay import Relay, Settings
+from inspector.relay.wire import DEFAULT_DEADLINES_MS, default_socket_path
 
 DESCRIPTION = """\
 Run by an agent as its process hook: copies the agent's JSON-RPC lines to a running

@@ -1,5 +1,5 @@
 """Reaching hook-inspector: connect (Unix socket or TCP), make sure a Unix socket is this user's
-inspector's (see relay_trust), greet, and read the welcome."""
+inspector's (see trust), greet, and read the welcome."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.bridge.relay_trust import check_listener, check_socket_file
-from inspector.bridge.wire import WELCOME_KEY, read_token
+from inspector.relay.trust import check_listener, check_socket_file
+from inspector.relay.wire import WELCOME_KEY, read_token
 
 CONNECT_TIMEOUT_S = 1.0
 WELCOME_TIMEOUT_S = 1.0
@@ -47,7 +47,7 @@ async def open_link(
     endpoint: Endpoint, greeting: Callable[[str | None], bytes], line_limit: int
 ) -> Link:
     """Raises OSError or asyncio.TimeoutError when nobody listens, Refused when refused,
-    relay_trust.Untrusted (before a byte is sent) when the socket is not this user's."""
+    trust.Untrusted (before a byte is sent) when the socket is not this user's."""
     token = _token(endpoint.token_file) if endpoint.token_file else None
     if endpoint.path:
         check_socket_file(endpoint.path)

@@ -22,7 +22,7 @@ Additions (all optional for the inspector to use):
   since gone); the key is absent otherwise, and the hello then arrives as an ordinary line.
 - Right after a welcome, the relay first sends the `hook.runtime_event` notifications it kept while
   no inspector was connected (the newest ones, in order), then live lines.
-- The relay answers a request by itself (see `fallback` in `inspector.bridge.relay_answers`) when
+- The relay answers a request by itself (see `fallback` in `inspector.relay.answers`) when
   the inspector has not answered it `answer_by_ms(deadline)` ms after the relay read it, where the
   deadline is `deadlines_ms[deadline_kind(method)]`, or when the connection drops. An inspector
   answer that comes later is dropped by the relay, so the inspector should treat that moment as the
