@@ -1,0 +1,1 @@
+"""The agents whose hooks hook-inspector speaks, one folder each."""

@@ -1,0 +1,1 @@
+"""PicoClaw: JSON-RPC process hooks, read exactly as PicoClaw's Go host reads them."""

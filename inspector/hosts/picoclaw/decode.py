@@ -1,0 +1,144 @@
+"""One hook answer, read exactly as PicoClaw's host reads it (hook_process.go, hooks.go): the
+typed answer, what HookManager does with it, the object it goes on with, and its logs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from inspector.hosts.picoclaw.answer_findings import findings_for
+from inspector.hosts.picoclaw.clone import clone, guard_before_llm
+from inspector.hosts.picoclaw.go_decode import GoDecodeError, decode_node, unmarshal
+from inspector.hosts.picoclaw.go_syntax import GoSyntaxError
+from inspector.hosts.picoclaw.go_types import zero
+from inspector.hosts.picoclaw.outcome import (
+    APPROVED,
+    CONTINUE,
+    DENIED,
+    DISCARDED,
+    RESPOND,
+    SKIPPED,
+    TAKEN,
+    Decoded,
+    LogEntry,
+    RpcLine,
+)
+from inspector.hosts.picoclaw.schemas import (
+    ANSWERS,
+    HELLO_RESULT,
+    PARAMS,
+    REPLACEMENT_KEY,
+    RPC_MESSAGE,
+)
+
+MAX_LINE = 1 << 20  # bufio.Scanner's limit in PicoClaw's reader, the newline included
+
+
+def read_line(line: bytes) -> RpcLine:
+    """`line` is one line of hook stdout without its newline. An undecodable line is logged and
+    skipped, one without an id (or id 0) is ignored, one over 1 MiB stops the reader for good."""
+    if len(line) + 1 > MAX_LINE:
+        return RpcLine("too-long", problem=f"line of {len(line) + 1} bytes is over {MAX_LINE}")
+    if line.endswith(b"\r"):
+        line = line[:-1]  # bufio.ScanLines drops it
+    try:
+        message = unmarshal(line, RPC_MESSAGE)
+    except (GoSyntaxError, GoDecodeError) as error:
+        return RpcLine("undecodable", problem=str(error))
+    if message["id"] == 0:
+        return RpcLine("no-id", method=message["method"])
+    return RpcLine("answer", message["id"], message["method"], message["result"], message["error"])
+
+
+def typed_params(stage: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A stage's params (plain JSON values) as HookManager holds them: decoded into the Go
+    struct and cloned, as it is before the first hook is called."""
+    return clone(stage, unmarshal(json.dumps(params).encode(), PARAMS[stage]))
+
+
+def decode_answer(stage: str, line: RpcLine, current: dict[str, Any], hook: str) -> Decoded:
+    """What PicoClaw does with `line`, the answer to the `stage` call that sent `current` (a
+    typed value, see typed_params) to the hook named `hook`."""
+    if stage == "approve_tool":
+        decoded = _approval(line, hook)
+    else:
+        decoded = _interceptor(stage, line, current, hook)
+    decoded.findings = findings_for(decoded, line, current)
+    return decoded
+
+
+def hello_failure(line: RpcLine, hook: str) -> str:
+    """The mount error PicoClaw reports for this hook.hello answer, or "" when hello succeeds."""
+    error, _ = _call(line, hook, "hook.hello", HELLO_RESULT)
+    return f'start process hook "{hook}": {error}' if error else ""
+
+
+def _call(line: RpcLine, hook: str, method: str, answer_type: Any) -> tuple[str, Any]:
+    """ProcessHook.call: the Go error, or the result decoded into a fresh `answer_type`."""
+    if line.error is not None:
+        return f'process hook "{hook}" {method} failed: {line.error["message"]}', None
+    if line.result is None:
+        return "", zero(answer_type)
+    try:
+        return "", decode_node(line.result.node, answer_type)
+    except GoDecodeError as error:
+        return f'decode process hook "{hook}" {method} result: {error}', None
+
+
+def _approval(line: RpcLine, hook: str) -> Decoded:
+    error, answer = _call(line, hook, "hook.approve_tool", ANSWERS["approve_tool"])
+    if error:
+        log = LogEntry(
+            "Approval hook failed", {"hook": hook, "stage": "approve_tool", "error": error}
+        )
+        reason = f'tool approval hook "{hook}" failed'
+        return Decoded("approve_tool", hook, DENIED, reason=reason, error=error, logs=[log])
+    said_reason = answer["reason"]
+    if answer["approved"]:
+        return Decoded("approve_tool", hook, APPROVED, said_reason=said_reason, answer=answer)
+    return Decoded(
+        "approve_tool", hook, DENIED, reason=said_reason, said_reason=said_reason, answer=answer
+    )
+
+
+def _interceptor(stage: str, line: RpcLine, current: dict[str, Any], hook: str) -> Decoded:
+    error, answer = _call(line, hook, f"hook.{stage}", ANSWERS[stage])
+    if error:
+        log = LogEntry("Interceptor hook failed", {"hook": hook, "stage": stage, "error": error})
+        return Decoded(stage, hook, SKIPPED, value=current, error=error, logs=[log])
+    said, said_reason = answer["action"], answer["reason"]
+    proposed = answer[REPLACEMENT_KEY[stage]] or current  # no object: the one it was sent
+    if stage == "before_tool" and answer["result"] is not None:
+        proposed = {**proposed, "hook_result": answer["result"]}
+    taken = TAKEN[stage].get(said or CONTINUE, DISCARDED)
+    decoded = Decoded(
+        stage, hook, taken, said=said, said_reason=said_reason, value=current, answer=answer
+    )
+    if taken == CONTINUE:
+        decoded.value = proposed
+        if stage == "before_llm":
+            _guard(decoded, current, proposed)
+    elif taken == RESPOND:
+        decoded.value = proposed  # without a hook_result PicoClaw then runs the original call
+        decoded.hook_result = proposed["hook_result"]
+        decoded.reason = said_reason
+    elif taken == DISCARDED:
+        fields = {"hook": hook, "stage": stage, "action": said}
+        decoded.logs.append(LogEntry("Hook returned unsupported action for stage", fields))
+    else:
+        decoded.reason = said_reason
+    return decoded
+
+
+def _guard(decoded: Decoded, current: dict[str, Any], proposed: dict[str, Any]) -> None:
+    guarded, messages_restored, tools_restored = guard_before_llm(current, proposed)
+    decoded.value = guarded
+    decoded.messages_restored = messages_restored
+    decoded.tools_restored = tools_restored
+    if messages_restored:
+        message = "Hook attempted to modify system prompt; preserving original messages"
+        decoded.logs.append(LogEntry(message, {"hook": decoded.hook}))
+    if tools_restored:
+        message = "Hook attempted to modify tool definitions; preserving original tools"
+        decoded.logs.append(LogEntry(message, {"hook": decoded.hook}))
