@@ -1,12 +1,186 @@
-"""Conformance findings for one decoded answer."""
+"""Conformance findings for one decoded answer. They are read off the Decoded, so a finding
+says only what the decoder (and so the host) does."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from inspector.hosts.picoclaw.outcome import Decoded, RpcLine
-from inspector.protocol.finding import Finding
+from inspector.hosts.picoclaw.go_decode import field_for, fold
+from inspector.hosts.picoclaw.go_syntax import JsonObject
+from inspector.hosts.picoclaw.go_types import GoType, Map, Pointer, Slice, Struct, deep_equal
+from inspector.hosts.picoclaw.outcome import (
+    ACTIONS,
+    CONTINUE,
+    DISCARDED,
+    RESPOND,
+    Decoded,
+    RpcLine,
+)
+from inspector.hosts.picoclaw.schemas import ANSWERS, LLM_RESPONSE, REPLACEMENT_KEY, TOOL_RESULT
+from inspector.protocol.finding import Finding, Severity
+from inspector.protocol.findings import CODES
+
+# Codes this decoder adds to inspector.protocol.findings.CODES: (severity, what PicoClaw does)
+NEW_CODES: dict[str, tuple[Severity, str]] = {
+    "invalid-utf8": (
+        "warning",
+        "Reads each byte that is not UTF-8 as U+FFFD and uses the answer.",
+    ),
+}
+_RESPOND_WITHOUT_RESULT = (
+    "Keeps the hook's reason, warns 'Hook returned respond action but no HookResult provided' "
+    "and runs approval and the tool with the call as it was before any hook changed it."
+)
+_ACTION_HINTS = {"allow": CONTINUE, "approve": CONTINUE, "deny": "deny_tool", "block": "deny_tool"}
+
+
+def _finding(code: str, message: str, *, severity: Severity | None = None) -> Finding:
+    if code in NEW_CODES:
+        usual, picoclaw = NEW_CODES[code]
+    else:
+        usual, picoclaw = CODES[code].severity, CODES[code].picoclaw
+    return Finding(code, severity or usual, message, picoclaw)
 
 
 def findings_for(decoded: Decoded, line: RpcLine, current: dict[str, Any]) -> list[Finding]:
+    found: list[Finding] = []
+    if line.invalid_utf8:
+        found.append(_finding("invalid-utf8", "the answer has bytes that are not UTF-8"))
+    if line.method:
+        message = f"a request for method {line.method!r} answers the pending call"
+        found.append(_finding("hook-initiated-request", message))
+    if line.error is not None:
+        severity: Severity = "warning" if decoded.stage == "approve_tool" else "info"
+        detail = f"{line.error['code']} {line.error['message']}"
+        return [*found, _finding("rpc-error", f"answered with error {detail}", severity=severity)]
+    if decoded.error:
+        return [*found, _decode_failure(decoded)]
+    raw = line.result.node if line.result is not None else None
+    if decoded.stage == "approve_tool":
+        return found + _approval(raw)
+    return found + _interceptor(decoded, raw, current) + _unknown_keys(decoded.stage, raw)
+
+
+def _decode_failure(decoded: Decoded) -> Finding:
+    go_error = decoded.error.partition(" result: ")[2] or decoded.error
+    if decoded.stage == "approve_tool" and "ApprovalDecision.approved " in go_error:
+        return _finding("approved-not-bool", go_error)
+    if "into Go value of type" in go_error:
+        return _finding("result-not-object", go_error)
+    return _finding("wrong-type", go_error)
+
+
+def _member(obj: Any, name: str) -> tuple[bool, Any]:
+    """Whether a JSON object has a member Go matches to field `name`, and the last one's value."""
+    if not isinstance(obj, JsonObject):
+        return False, None
+    matches = [value for key, value in obj if fold(key) == fold(name)]
+    return bool(matches), matches[-1] if matches else None
+
+
+def _approval(raw: Any) -> list[Finding]:
+    if raw is None:
+        return [_finding("approval-missing-approved", "approval answer has no result")]
+    present, approved = _member(raw, "approved")
+    if not present:
+        return [_finding("approval-missing-approved", "approval answer has no approved")]
+    if approved is None:
+        return [_finding("approval-missing-approved", "approved is null")]
     return []
+
+
+def _interceptor(decoded: Decoded, raw: Any, current: dict[str, Any]) -> list[Finding]:
+    stage = decoded.stage
+    key = REPLACEMENT_KEY[stage]
+    has_object, replacement = _member(raw, key)
+    found: list[Finding] = []
+    if not decoded.said and _member(replacement, "action")[0]:
+        message = f"action is inside {key!r}; PicoClaw reads it only at the top of the result"
+        found.append(_finding("action-nested", message))
+    if decoded.taken == DISCARDED:
+        return [*found, _discarded(stage, decoded.said)]
+    if decoded.taken == RESPOND and decoded.hook_result is None:
+        message = "respond without a result (or call.hook_result)"
+        found.append(Finding("respond-without-result", "warning", message, _RESPOND_WITHOUT_RESULT))
+    if decoded.taken != CONTINUE:
+        return found
+    if stage in ("after_llm", "after_tool") and _flattened(stage, replacement):
+        inner = "response.response" if stage == "after_llm" else "result.result"
+        message = f"{key} is not the whole envelope; its fields belong under {inner}"
+        return [*found, _finding("flattened-envelope", message)]
+    if has_object and replacement is not None:
+        found += _replacement_checks(decoded, current)
+    if decoded.messages_restored:
+        found.append(_finding("system-prompt-changed", "a system message changed"))
+    if decoded.tools_restored:
+        found.append(_finding("tools-changed", "the tool definitions changed"))
+    if not found and decoded.said == CONTINUE and not deep_equal(decoded.value, current):
+        message = f"action is continue, but {key} changes the object"
+        found.append(_finding("continue-with-changes", message))
+    return found
+
+
+def _discarded(stage: str, said: str) -> Finding:
+    if said in ACTIONS:
+        return _finding("action-not-allowed", f"{stage} does not take {said!r}")
+    hint = said.lower() if said.lower() in ACTIONS else _ACTION_HINTS.get(said.lower())
+    suggestion = f"; did you mean {hint!r}?" if hint else ""
+    return _finding("unknown-action", f"action {said!r} is not an action{suggestion}")
+
+
+def _flattened(stage: str, replacement: Any) -> bool:
+    """An envelope with no inner object but fields of the inner object at its top."""
+    inner_key, inner = (
+        ("response", LLM_RESPONSE) if stage == "after_llm" else ("result", TOOL_RESULT)
+    )
+    if not isinstance(replacement, JsonObject) or _member(replacement, inner_key)[0]:
+        return False
+    return any(field_for(inner, key) is not None for key, _ in replacement)
+
+
+def _replacement_checks(decoded: Decoded, current: dict[str, Any]) -> list[Finding]:
+    value = decoded.value or {}
+    found: list[Finding] = []
+    if decoded.stage == "before_tool":
+        if not value["tool"]:
+            found.append(_finding("call-missing-tool", "call has no tool"))
+        if current["arguments"] and not value["arguments"]:
+            found.append(_finding("call-missing-arguments", "call has no arguments"))
+    elif decoded.stage == "before_llm":
+        if current["model"] and not value["model"]:
+            found.append(_finding("request-missing-model", "request has no model"))
+        if current["options"] and not value["options"]:
+            found.append(_finding("request-missing-options", "request has no options"))
+    elif decoded.stage == "after_llm":
+        asked = (current["response"] or {}).get("tool_calls")
+        kept = (value["response"] or {}).get("tool_calls")
+        if asked and not kept:
+            message = f"response.response has no tool_calls; the model asked for {len(asked)}"
+            found.append(_finding("response-drops-tool-calls", message))
+    return found
+
+
+def _unknown_keys(stage: str, raw: Any) -> list[Finding]:
+    unknown: list[str] = []
+    _walk(raw, ANSWERS[stage], "", unknown)
+    if not unknown:
+        return []
+    return [_finding("unknown-key", "keys PicoClaw ignores: " + ", ".join(unknown))]
+
+
+def _walk(node: Any, go_type: GoType, path: str, unknown: list[str]) -> None:
+    if isinstance(go_type, Pointer):
+        _walk(node, go_type.elem, path, unknown)
+    elif isinstance(go_type, Struct) and isinstance(node, JsonObject):
+        for key, child in node:
+            field = field_for(go_type, key)
+            if field is None:
+                unknown.append(path + key)
+            else:
+                _walk(child, field.type, f"{path}{key}.", unknown)
+    elif isinstance(go_type, Slice) and isinstance(node, list):
+        for index, child in enumerate(node):
+            _walk(child, go_type.elem, f"{path}{index}.", unknown)
+    elif isinstance(go_type, Map) and isinstance(node, JsonObject):
+        for key, child in node:
+            _walk(child, go_type.elem, f"{path}{key}.", unknown)

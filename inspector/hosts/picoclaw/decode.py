@@ -48,7 +48,22 @@ def read_line(line: bytes) -> RpcLine:
         return RpcLine("undecodable", problem=str(error))
     if message["id"] == 0:
         return RpcLine("no-id", method=message["method"])
-    return RpcLine("answer", message["id"], message["method"], message["result"], message["error"])
+    return RpcLine(
+        "answer",
+        message["id"],
+        message["method"],
+        message["result"],
+        message["error"],
+        invalid_utf8=not line.isascii() and not _is_utf8(line),
+    )
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def typed_params(stage: str, params: Mapping[str, Any]) -> dict[str, Any]:

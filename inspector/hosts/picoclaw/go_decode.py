@@ -99,7 +99,7 @@ class _Decoder:
             return self.mismatch(_kind(node), go_type, current, path)
         filled = dict(current)
         for key, child in node:
-            field = _field_for(go_type, clean(key))
+            field = field_for(go_type, clean(key))
             if field is not None:
                 value = self.value(field.type, child, filled[field.json], (*path, field.json))
                 filled[field.json] = value
@@ -203,7 +203,7 @@ class RawValue:
 _FIELD_INDEX: dict[int, tuple[dict[str, Field], dict[str, Field]]] = {}
 
 
-def _field_for(go_type: Struct, key: str) -> Field | None:
+def field_for(go_type: Struct, key: str) -> Field | None:
     """Go's rule: the field with exactly this JSON name, else one that matches it folded."""
     index = _FIELD_INDEX.get(id(go_type))
     if index is None:

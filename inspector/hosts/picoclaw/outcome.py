@@ -20,6 +20,7 @@ SKIPPED = "skipped"  # the call failed: an interceptor is skipped (fail open)
 DISCARDED = "discarded"  # an action the stage does not take: warned about and ignored
 APPROVED = "approved"
 DENIED = "denied"
+ACTIONS = (CONTINUE, MODIFY, RESPOND, DENY_TOOL, ABORT_TURN, HARD_ABORT)
 STOPS = frozenset({RESPOND, DENY_TOOL, ABORT_TURN, HARD_ABORT, DENIED})
 # What HookManager does with each action per interceptor stage; anything else is DISCARDED.
 TAKEN = {
@@ -64,6 +65,7 @@ class RpcLine:
     result: RawValue | None = None  # None: no result member
     error: dict[str, Any] | None = None  # {code, message}
     problem: str = ""  # Go's decode error, for an undecodable line
+    invalid_utf8: bool = False  # bytes that are not UTF-8, read as U+FFFD one byte each
 
 
 @dataclass(frozen=True, slots=True)
