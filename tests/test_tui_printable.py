@@ -182,3 +182,13 @@ async def test_replay_report_and_file_picker_show_names_escaped(tmp_path: Path) 
         app.push_screen(PickScreen(HOSTILE, [Path(f"{HOSTILE}.jsonl")]))
         await opened(pilot, PickScreen, "the picker")
         assert_nothing_raw(app, "the picker", "␛]0;pwned␇")
+
+
+async def test_a_toast_shows_its_words_escaped_and_never_reads_markup(tmp_path: Path) -> None:
+    """Reload errors, scenario errors and file names reach toasts: `[@click=...]` there would
+    be a live action, and an escape sequence would reach the terminal."""
+    app = live_app(config_of(), tmp_path / "settings")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.notify(HOSTILE, title=HOSTILE, severity="error")
+        await until(pilot, lambda: "pwned" in terminal_output(app), what="the toast")
+        assert_nothing_raw(app, "a toast", "␛[2J", "pwned", "@click")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Lifecycle, Noise, Record, Stderr
 from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGES
 from inspector.protocol.templates import template
+from inspector.safe_text import json_dumps, one_line
 
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 
@@ -80,14 +80,11 @@ async def check_hooks(config_path: Path | None, *, as_json: bool) -> int:
     # stopping closed every hook's stdin and waited for it, so its last lines are in the journal
     reports = [_report(spec, engine.journal) for spec in config.enabled_hooks]
     if as_json:
-        print(
-            json.dumps(
-                {
-                    "ok": all(not r.problems for r in reports),
-                    "hooks": [r.to_json() for r in reports],
-                }
-            )
-        )
+        report = {
+            "ok": all(not r.problems for r in reports),
+            "hooks": [r.to_json() for r in reports],
+        }
+        print(json_dumps(report))
     else:
         _print(reports)
     return EXIT_PROBLEMS if any(report.problems for report in reports) else EXIT_OK
@@ -113,7 +110,10 @@ def _print(reports: list[HookReport]) -> None:
         )
         console.print(
             Text.assemble(
-                verdict, " ", (report.spec.name, "bold"), f"  modes: {', '.join(report.spec.modes)}"
+                verdict,
+                " ",
+                (one_line(report.spec.name), "bold"),
+                f"  modes: {', '.join(report.spec.modes)}",
             )
         )
         for record in report.records:
@@ -127,7 +127,7 @@ def _print(reports: list[HookReport]) -> None:
             for finding in record.findings_list:
                 console.print(finding_line(finding, record.host))
         for problem in report.problems:
-            console.print(Text(f"  ✗ {problem}", style="red"))
+            console.print(Text(f"  ✗ {one_line(problem)}", style="red"))
     failed = sum(1 for report in reports if report.problems)
     console.print(
         Text(

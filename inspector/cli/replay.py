@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from inspector.cli.session import config_or_demo
 from inspector.drivers.replay import ReplayItem, ReplayReport, recorded_requests, replay
 from inspector.engine import Engine
 from inspector.journal.jsonl import JournalLoadError, load_journal
-from inspector.safe_text import one_line, printable
+from inspector.safe_text import json_dumps, one_line, printable
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_BAD_INPUT = 0, 1, 2
 DIFF_STYLE = {"-": "red", "+": "green", "@": "cyan"}
@@ -32,7 +31,7 @@ async def replay_session(journal_path: Path, config_path: Path | None, *, as_jso
     async with Engine(config, restart_crashed=False) as engine:
         report = await replay(engine, journal.records)
     if as_json:
-        print(json.dumps(report.to_json(), ensure_ascii=False, default=str))
+        print(json_dumps(report.to_json(), default=str))
     else:
         print_report(report, Console(highlight=False, soft_wrap=True))
     return EXIT_OK if report.ok else EXIT_DIFFERENT

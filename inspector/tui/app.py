@@ -11,6 +11,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
@@ -26,6 +27,7 @@ from inspector.journal.records import STATUS_HELD, Exchange, Record, Reload
 from inspector.pipeline.command_hosts import context_template, events
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.watcher import Reloader
+from inspector.safe_text import one_line, printable
 from inspector.tui.screens.approval import ApprovalScreen, ApprovalVerdict, PromptView
 from inspector.tui.screens.composer import ComposeRequest, ComposerScreen
 from inspector.tui.screens.help import HelpScreen
@@ -128,6 +130,25 @@ class InspectorApp(App[int]):
             yield Input(placeholder="method:approve_tool", id="intercept")
             yield Label("", id="filter-error")
         yield Footer()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast is plain text: its words may come from a hook, a relay or a file, so
+        markup is never read and control characters show as what they are."""
+        super().notify(
+            printable(message),
+            title=one_line(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     def on_mount(self) -> None:
         themes, failures = load_themes(self.settings.user_theme_dir)
