@@ -174,7 +174,7 @@ NATIVE_ERRORS = [
         "hooks:\n  gate:\n    command: [python3, gate.py\n",
         4,
         None,
-        "invalid YAML: while parsing a flow sequence: expected ',' or ']'",
+        "invalid YAML: while parsing a flow sequence: did not find expected ',' or ']'",
         id="yaml-syntax",
     ),
     pytest.param(

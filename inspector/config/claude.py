@@ -27,6 +27,7 @@ from inspector.config.checks import SCRIPT_SUFFIXES, did_you_mean
 from inspector.config.document import Document, KeyPath, format_key
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, field, want_bool, want_map, want_str
+from inspector.config.files import read_config_text
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
@@ -68,7 +69,7 @@ def read_claude(path: str | Path) -> ClaudeSettings:
         sources.insert(0, (USER, user_file))
     reader = _Reader()
     for level, file in sources:
-        reader.read(parse_json(str(file), _read_text(file)), level)
+        reader.read(parse_json(str(file), read_config_text(file)), level)
     specs = tuple(replace(spec, priority=index) for index, spec in enumerate(reader.specs))
     if reader.disable_all:
         specs = tuple(replace(spec, enabled=False) for spec in specs)
@@ -104,15 +105,6 @@ def _project_files(path: str | Path) -> tuple[Path, list[tuple[str, Path]]]:
         message = f"no {CLAUDE_DIR}/{SETTINGS} or {CLAUDE_DIR}/{LOCAL_SETTINGS} here"
         raise ConfigError(str(path), message)
     return claude.parent, found
-
-
-def _read_text(file: Path) -> str:
-    try:
-        return file.read_bytes().decode("utf-8-sig")
-    except OSError as error:
-        raise ConfigError(str(file), f"cannot read the file: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise ConfigError(str(file), f"not UTF-8 text: {error.reason}") from None
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from inspector.config.checks import did_you_mean
 from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, want_map, want_str_list
+from inspector.config.files import read_config_text
 from inspector.config.jcli_events import EVENTS
 from inspector.config.jcli_hookdef import DEF_KEYS, HookDef, read_hookdef
 from inspector.config.jcli_warning import ConfigWarning
@@ -127,7 +128,7 @@ class _Reader:
 
     def _parse(self, file: Path) -> Document:
         self.files.append(file)
-        return parse_yaml(str(file), _read_text(file))
+        return parse_yaml(str(file), read_config_text(file))
 
     def _folder_hook(self, doc: Document, level: str, hook_dir: Path) -> None:
         name = f"{level}:{hook_dir.name}"
@@ -246,12 +247,3 @@ def _check_event(doc: Document, path: KeyPath, event: str) -> None:
     if event not in EVENTS:
         hint = did_you_mean(event, EVENTS) or f"; j-cli knows {', '.join(EVENTS)}"
         raise doc.error(path, f'unknown event "{event}"{hint}')
-
-
-def _read_text(file: Path) -> str:
-    try:
-        return file.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise ConfigError(str(file), f"cannot read the file: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise ConfigError(str(file), f"not UTF-8 text: {error.reason}") from None

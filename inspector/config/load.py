@@ -10,6 +10,7 @@ from pathlib import Path
 from inspector.config.claude import read_claude
 from inspector.config.document import Document
 from inspector.config.errors import ConfigError
+from inspector.config.files import read_config_text
 from inspector.config.jcli import read_jcli
 from inspector.config.model import Config
 from inspector.config.native import read_native
@@ -52,20 +53,7 @@ def load_config(path: str | Path) -> Config:
         message = "unsupported file type: use .yaml or .yml (native) or .json (PicoClaw)"
         raise ConfigError(file, message)
     parse, read = reader
-    return read(parse(file, _read_text(file, config_path)), config_path)
-
-
-def _read_text(file: str, config_path: Path) -> str:
-    try:
-        data = config_path.read_bytes()
-    except OSError as error:
-        raise ConfigError(file, f"cannot read the file: {error.strerror or error}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        message = f"not UTF-8 text: {error.reason} at byte {error.start}"
-        raise ConfigError(file, message, line=line) from None
+    return read(parse(file, read_config_text(config_path, file)), config_path)
 
 
 def host_of_path(path: Path) -> str | None:

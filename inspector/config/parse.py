@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from bisect import bisect_right
 
 import yaml
@@ -12,13 +13,14 @@ from yaml.reader import ReaderError
 
 from inspector.config.document import Document, KeyPath, format_key
 from inspector.config.errors import ConfigError
+from inspector.config.yaml_loader import MAX_DEPTH, GuardedLoader, YamlLimitError
 
 TOO_DEEP = "nested too deeply"
 
 
 def parse_yaml(file: str, text: str) -> Document:
     try:
-        loader = yaml.SafeLoader(text)
+        loader = GuardedLoader(text)
         try:
             root = loader.get_single_node()
             if root is None:
@@ -27,6 +29,8 @@ def parse_yaml(file: str, text: str) -> Document:
             data = builder.build(root, ())
         finally:
             loader.dispose()
+    except YamlLimitError as error:
+        raise ConfigError(file, error.problem, line=_line_of(error)) from None
     except yaml.MarkedYAMLError as error:
         raise _yaml_syntax_error(file, error) from None
     except ReaderError as error:
@@ -42,14 +46,18 @@ def _yaml_syntax_error(file: str, error: yaml.MarkedYAMLError) -> ConfigError:
     mark = error.problem_mark or error.context_mark
     problem = ": ".join(part for part in (error.context, error.problem) if part)
     where = f" (column {mark.column + 1})" if mark else ""
-    line = mark.line + 1 if mark else None
-    return ConfigError(file, f"invalid YAML: {problem}{where}", line=line)
+    return ConfigError(file, f"invalid YAML: {problem}{where}", line=_line_of(error))
+
+
+def _line_of(error: yaml.MarkedYAMLError) -> int | None:
+    mark = error.problem_mark or error.context_mark
+    return mark.line + 1 if mark else None
 
 
 class _YamlBuilder:
     """Builds plain values from composed nodes, so duplicate keys and key lines stay visible."""
 
-    def __init__(self, file: str, loader: yaml.SafeLoader) -> None:
+    def __init__(self, file: str, loader: GuardedLoader) -> None:
         self.file = file
         self.loader = loader
         self.lines: dict[KeyPath, int] = {}
@@ -97,7 +105,7 @@ class _YamlBuilder:
             Exception
         ) as error:  # PyYAML raises ValueError etc., not only YAMLError, on `!!int x`
             detail = getattr(error, "problem", None) or error
-            message = f"cannot read {node.value!r} as {node.tag}: {detail}"
+            message = f"cannot read {_shortened(node.value)!r} as {node.tag}: {detail}"
             raise self._error(node, path, message) from None
 
     def _error(self, node: Node, path: KeyPath, message: str) -> ConfigError:
@@ -105,27 +113,37 @@ class _YamlBuilder:
         return ConfigError(self.file, message, line=line, key=format_key(path) or None)
 
 
+def _shortened(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_JSON_NUMBER = re.compile(r"-?[0-9]+")
 
 
 def parse_json(file: str, text: str) -> Document:
+    locator = _JsonLocator(file, text)
     try:
         data = json.loads(text)
-        lines = _JsonLocator(text).locate()
     except json.JSONDecodeError as error:
         message = f"invalid JSON: {error.msg} (column {error.colno})"
         raise ConfigError(file, message, line=error.lineno) from None
-    except RecursionError:
-        raise ConfigError(file, TOO_DEEP) from None
-    return Document(file, data, lines, "json")
+    except (RecursionError, ValueError) as error:
+        # Nested too deeply, or a number too long for int(). The text before it is valid JSON,
+        # so the locator walks up to it and raises the error that names its line and key.
+        locator.locate()
+        raise ConfigError(file, f"cannot read the JSON: {error}") from None
+    return Document(file, data, locator.locate(), "json")
 
 
 class _JsonLocator:
-    """Walks JSON text already known to be valid, noting the line of each key and item."""
+    """Walks JSON text already known to be valid up to its first problem, noting the line of
+    each key and item; stops with a ConfigError at a value nested too deeply or too long."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
         self.text = text
-        self.newlines = [index for index, char in enumerate(text) if char == "\n"]
+        self.newlines = [match.start() for match in re.finditer("\n", text)]
         self.decoder = json.JSONDecoder()
         self.lines: dict[KeyPath, int] = {}
 
@@ -146,11 +164,23 @@ class _JsonLocator:
         pos = self._skip(pos)
         self.lines.setdefault(path, self._line(pos))
         opener = self.text[pos]
+        if opener in "{[" and len(path) >= MAX_DEPTH:
+            # the key names where the deep part starts; all of it would fill the screen
+            raise self._error(pos, path[:3], f"{TOO_DEEP}: more than {MAX_DEPTH} levels")
         if opener == "{":
             return self._members(pos, path)
         if opener == "[":
             return self._items(pos, path)
-        return self.decoder.raw_decode(self.text, pos)[1]
+        try:
+            return self.decoder.raw_decode(self.text, pos)[1]
+        except ValueError:  # the text is valid JSON, so only int() can refuse it
+            digits = len(_JSON_NUMBER.match(self.text, pos)[0])  # type: ignore[index]
+            limit = sys.get_int_max_str_digits()
+            message = f"a number of {digits:,} digits is too long (at most {limit:,})"
+            raise self._error(pos, path, message) from None
+
+    def _error(self, pos: int, path: KeyPath, message: str) -> ConfigError:
+        return ConfigError(self.file, message, line=self._line(pos), key=format_key(path) or None)
 
     def _members(self, pos: int, path: KeyPath) -> int:
         pos = self._skip(pos + 1)

@@ -12,6 +12,8 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from inspector.config.errors import ConfigError
+from inspector.config.files import read_config_text
+from inspector.config.yaml_loader import GuardedLoader, YamlLimitError
 
 DEFAULT_SESSION = "scenario"
 DEFAULT_CHANNEL = "cli"
@@ -110,21 +112,18 @@ def _json_schema_type(value: object) -> dict[str, str]:
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file; every problem is a ConfigError naming file, line and key."""
-    file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(file, f"cannot read scenario: {exc}") from exc
-    return parse_scenario(text, file)
+    return parse_scenario(read_config_text(path), str(path))
 
 
 def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
     try:
-        loader = yaml.SafeLoader(text)
+        loader = GuardedLoader(text)
         try:
             return _Reader(file, loader).scenario(loader.get_single_node())
         finally:
             loader.dispose()
+    except YamlLimitError as exc:
+        raise ConfigError(file, exc.problem or str(exc), line=exc.problem_mark.line + 1) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -136,7 +135,7 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
 class _Reader:
     """Walks the composed YAML nodes, so every error can point at its line."""
 
-    def __init__(self, file: str, loader: yaml.SafeLoader):
+    def __init__(self, file: str, loader: GuardedLoader):
         self.file = file
         self.loader = loader
         self.declared: set[str] | None = None  # the tool names, when the scenario lists them

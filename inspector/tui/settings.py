@@ -15,7 +15,9 @@ from inspector.config.checks import did_you_mean
 from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 from inspector.config.fields import want_map, want_str
+from inspector.config.files import read_config_text
 from inspector.config.parse import parse_yaml
+from inspector.config.yaml_loader import GuardedLoader
 
 SETTINGS_DIR_ENV = "HOOK_INSPECTOR_CONFIG_DIR"
 SETTINGS_FILE = "settings.yaml"
@@ -55,15 +57,12 @@ def load_settings(directory: Path) -> tuple[Settings, list[str]]:
     """
     path = directory / SETTINGS_FILE
     defaults = default_settings(directory)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return defaults, []
-    except (OSError, UnicodeDecodeError) as error:
-        return defaults, [f"{path}: cannot read the file: {error} (using default settings)"]
-    if _is_blank(text):
+    if not os.path.lexists(path):
         return defaults, []
     try:
+        text = read_config_text(path)
+        if _is_blank(text):
+            return defaults, []
         doc = parse_yaml(str(path), text)
         data = want_map(doc, (), doc.data)
     except ConfigError as error:
@@ -90,14 +89,12 @@ def save_theme(directory: Path, name: str) -> str | None:
     """
     path = directory / SETTINGS_FILE
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    except (OSError, UnicodeDecodeError) as error:
-        return f"{path}: cannot read the file: {error} (theme not saved)"
+        text = read_config_text(path) if os.path.lexists(path) else ""
+    except ConfigError as error:
+        return f"{error} (theme not saved)"
     updated = _with_theme(text, name)
     try:
-        saved = yaml.safe_load(updated)
+        saved = yaml.load(updated, Loader=GuardedLoader)
     except Exception:  # PyYAML raises ValueError and others on bad tags, not only YAMLError
         saved = None
     if not isinstance(saved, dict) or saved.get("theme") != name:

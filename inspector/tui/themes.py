@@ -18,6 +18,7 @@ from inspector.config.checks import did_you_mean
 from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 from inspector.config.fields import want_bool, want_map, want_str
+from inspector.config.files import read_config_text
 from inspector.config.parse import parse_yaml
 
 # The app's own theme variables. These fallbacks serve themes that do not set them (Textual's
@@ -63,7 +64,8 @@ def _theme_files(folder: Path | None, failures: list[str]) -> list[Path]:
     if folder is None or not folder.is_dir():
         return []
     try:
-        return sorted(p for p in folder.iterdir() if p.suffix in THEME_SUFFIXES and p.is_file())
+        # Not only regular files: a FIFO or device named like a theme is reported, not skipped.
+        return sorted(p for p in folder.iterdir() if p.suffix in THEME_SUFFIXES and not p.is_dir())
     except OSError as error:
         failures.append(f"{folder}: cannot list themes: {error.strerror or error}")
         return []
@@ -71,10 +73,7 @@ def _theme_files(folder: Path | None, failures: list[str]) -> list[Path]:
 
 def load_theme_file(path: Path) -> Theme:
     """One theme file; the name defaults to the file's stem. Raises ConfigError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(str(path), f"cannot read the file: {error}") from None
+    text = read_config_text(path)
     return theme_from_document(parse_yaml(str(path), text), default_name=path.stem)
 
 
