@@ -8,14 +8,19 @@ import gc
 import json
 import sys
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO
 
 from inspector.journal.journal import Journal
 from inspector.journal.private_file import JournalFileError, open_private
 from inspector.journal.records import STATUS_HELD, STATUS_PENDING, Record, record_from_json
+from inspector.protocol.framing import KEEP_LIMIT
+from inspector.safe_files import open_regular, too_large
 
 FLUSH_INTERVAL_S = 0.1
+# A line holds at most a request and a response, each with its raw line, each up to KEEP_LIMIT.
+LINE_LIMIT = 4 * KEEP_LIMIT
 UNFINISHED = frozenset({STATUS_PENDING, STATUS_HELD})
 
 
@@ -97,30 +102,36 @@ class JournalLoadError(Exception):
     pass
 
 
-def load_journal(path: str | Path) -> Journal:
-    """Read a JSONL journal. A torn last line (the writer was killed mid-write) is skipped;
-    any other bad line is an error naming its line number. A record written again after a
-    later change (same seq) replaces the earlier line."""
+def load_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
+    """Read a JSONL journal. A torn last line (the writer was killed mid-write: it is not JSON)
+    is skipped; any other bad line is an error naming its line number, and the key when one
+    field is at fault. A record written again after a later change (same seq) replaces the
+    earlier line."""
     journal = Journal()
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
-    except OSError as exc:
-        raise JournalLoadError(f"{path}: {exc.strerror or exc}") from exc
-    last = max((n for n, text in enumerate(lines) if text.strip()), default=-1)
     records: dict[int, Record] = {}
-    with _collector_paused():
-        for number, text in enumerate(lines):
-            if not text.strip():
-                continue
-            try:
-                record = record_from_json(json.loads(text))
-            except (ValueError, TypeError, AttributeError) as exc:
-                if number == last:
-                    break
-                problem = f"{path}:{number + 1}: not a journal record: {exc}"
-                raise JournalLoadError(problem) from exc
-            records[record.seq] = record
+    torn: JournalLoadError | None = None  # a line that is not JSON: fine only if it is the last
+    try:
+        with open_regular(path) as file, _collector_paused():
+            for number, data in enumerate(iter(partial(file.readline, line_limit + 1), b""), 1):
+                if len(data) > line_limit:
+                    raise JournalLoadError(f"{path}:{number}: {too_large(len(data), line_limit)}")
+                text = data.decode("utf-8", errors="replace")
+                if not text.strip():
+                    continue
+                if torn is not None:
+                    raise torn
+                try:
+                    record = record_from_json(json.loads(text))
+                except json.JSONDecodeError as exc:
+                    torn = JournalLoadError(f"{path}:{number}: not JSON: {exc.msg}")
+                    continue
+                except RecursionError:
+                    raise JournalLoadError(f"{path}:{number}: nested too deeply") from None
+                except ValueError as exc:  # a field of the wrong type, or a number too long
+                    raise JournalLoadError(f"{path}:{number}: {exc}") from None
+                records[record.seq] = record
+    except OSError as exc:
+        raise JournalLoadError(f"{path}: {exc.strerror or exc}") from None
     for seq in sorted(records):
         journal.adopt(records[seq])
     return journal

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, ClassVar
 
+from inspector.journal.record_fields import (
+    RecordFieldError,
+    check_field,
+    described,
+    fits_by_field,
+    shapes,
+)
 from inspector.protocol.finding import Finding
 
 __all__ = ["Finding"]  # records carry findings; most readers import both from here
@@ -32,11 +40,6 @@ def now() -> float:
 def field_names(cls: type) -> tuple[str, ...]:
     """A record class's fields in order; dataclasses.fields is too slow for every record."""
     return tuple(f.name for f in fields(cls))
-
-
-@cache
-def field_set(cls: type) -> frozenset[str]:
-    return frozenset(field_names(cls))
 
 
 @dataclass(slots=True)
@@ -198,13 +201,28 @@ RECORD_TYPES: dict[str, type[Record]] = {
 }
 
 
-def record_from_json(data: dict[str, Any]) -> Record:
-    """Rebuild a record from its JSON form; unknown keys are ignored so newer files still load."""
-    cls = RECORD_TYPES.get(str(data.get("type")))
+def record_from_json(data: object) -> Record:
+    """Rebuild a record from its JSON form; unknown keys are ignored so newer files still load.
+    A value of the wrong type is a RecordFieldError (a ValueError) naming its key."""
+    if type(data) is not dict:
+        raise RecordFieldError(
+            None, f"not a journal record: expected an object, got {described(data)}"
+        )
+    kind = data.get("type")
+    cls = RECORD_TYPES.get(kind) if type(kind) is str else None
     if cls is None:
-        raise ValueError(f"unknown record type {data.get('type')!r}")
-    names = field_set(cls)
-    kwargs = {key: value for key, value in data.items() if key in names}
+        known = ", ".join(sorted(RECORD_TYPES))
+        shown = json.dumps(kind) if type(kind) is str and len(kind) <= 40 else described(kind)
+        message = f"unknown record type {shown} (expected one of: {known})"
+        raise RecordFieldError("type", message)
+    tests = fits_by_field(cls)
+    kwargs = {}
+    for key, value in data.items():
+        fits = tests.get(key)
+        if fits is not None:
+            if not fits(value):
+                check_field(shapes(cls)[key], key, value)  # raises, naming the key
+            kwargs[key] = value
     if "findings" in kwargs:
-        kwargs["findings"] = [Finding.from_json(item) for item in kwargs["findings"] or []]
+        kwargs["findings"] = [Finding.from_json(item) for item in kwargs["findings"]]
     return cls(**kwargs)
