@@ -12,8 +12,9 @@ from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_para
 from inspector.hosts.picoclaw.go_decode import GoDecodeError, unmarshal
 from inspector.hosts.picoclaw.go_encode import go_float, marshal
 from inspector.hosts.picoclaw.go_syntax import GoSyntaxError, parse
-from inspector.hosts.picoclaw.outcome import DENIED, RESPOND
+from inspector.hosts.picoclaw.outcome import DENIED
 from inspector.hosts.picoclaw.schemas import BEFORE_TOOL_ANSWER, LLM_HOOK_REQUEST, PARAMS
+from inspector.protocol.stages import RESPOND
 
 CALL = {"meta": {}, "tool": "echo_text", "arguments": {"text": "hi"}}
 

@@ -8,17 +8,11 @@ from typing import Any
 from inspector.hosts.picoclaw.go_decode import field_for, fold
 from inspector.hosts.picoclaw.go_syntax import JsonObject
 from inspector.hosts.picoclaw.go_types import GoType, Map, Pointer, Slice, Struct, deep_equal
-from inspector.hosts.picoclaw.outcome import (
-    ACTIONS,
-    CONTINUE,
-    DISCARDED,
-    RESPOND,
-    Decoded,
-    RpcLine,
-)
+from inspector.hosts.picoclaw.outcome import DISCARDED, Decoded, RpcLine
 from inspector.hosts.picoclaw.schemas import ANSWERS, LLM_RESPONSE, REPLACEMENT_KEY, TOOL_RESULT
 from inspector.protocol.finding import Finding, Severity
 from inspector.protocol.findings import CODES
+from inspector.protocol.stages import ACTIONS, CONTINUE, RESPOND
 
 # Codes this decoder adds to inspector.protocol.findings.CODES: (severity, what PicoClaw does)
 NEW_CODES: dict[str, tuple[Severity, str]] = {

@@ -14,10 +14,8 @@ from inspector.hosts.picoclaw.go_syntax import GoSyntaxError
 from inspector.hosts.picoclaw.go_types import zero
 from inspector.hosts.picoclaw.outcome import (
     APPROVED,
-    CONTINUE,
     DENIED,
     DISCARDED,
-    RESPOND,
     SKIPPED,
     TAKEN,
     Decoded,
@@ -31,6 +29,7 @@ from inspector.hosts.picoclaw.schemas import (
     REPLACEMENT_KEY,
     RPC_MESSAGE,
 )
+from inspector.protocol.stages import CONTINUE, RESPOND
 
 MAX_LINE = 1 << 20  # bufio.Scanner's limit in PicoClaw's reader, the newline included
 

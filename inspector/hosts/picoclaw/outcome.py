@@ -9,18 +9,19 @@ from inspector.hosts.picoclaw.go_decode import RawValue
 from inspector.hosts.picoclaw.go_encode import marshal
 from inspector.hosts.picoclaw.schemas import PARAMS
 from inspector.protocol.finding import Finding
+from inspector.protocol.stages import (
+    ABORT_TURN,
+    CONTINUE,
+    DENY_TOOL,
+    HARD_ABORT,
+    MODIFY,
+    RESPOND,
+)
 
-CONTINUE = "continue"
-MODIFY = "modify"
-RESPOND = "respond"
-DENY_TOOL = "deny_tool"
-ABORT_TURN = "abort_turn"
-HARD_ABORT = "hard_abort"
 SKIPPED = "skipped"  # the call failed: an interceptor is skipped (fail open)
 DISCARDED = "discarded"  # an action the stage does not take: warned about and ignored
 APPROVED = "approved"
 DENIED = "denied"
-ACTIONS = (CONTINUE, MODIFY, RESPOND, DENY_TOOL, ABORT_TURN, HARD_ABORT)
 STOPS = frozenset({RESPOND, DENY_TOOL, ABORT_TURN, HARD_ABORT, DENIED})
 # What HookManager does with each action per interceptor stage; anything else is DISCARDED.
 TAKEN = {
