@@ -14,6 +14,7 @@ from typing import Any
 import claude_gaps as gaps
 import pytest
 from claude_cli import ClaudeCli, ClaudeRun
+from claude_fixtures import claude_cli, project  # noqa: F401 (fixtures used by name)
 from emulation import emulate, scenario_like
 from fake_anthropic import FakeAnthropic, Reply, bash
 from real_session import RealSession, committed

@@ -1,4 +1,5 @@
-"""Fixtures for the tests against the real Claude Code CLI.
+"""Fixtures for the tests against the real Claude Code CLI, imported by the test modules (a
+conftest.py here would shadow tests/conftest.py, which the other test modules import by name).
 
 `claude_cli` installs the pinned CLI once per machine (see claude_cli.py). When that cannot be
 done (no node, npm unreachable) the tests are skipped with the reason, except in CI
