@@ -101,7 +101,7 @@ def test_a_corrupt_journal_is_one_line_and_exit_2(session: Path, tmp_path: Path)
     for command in ("open", "replay"):
         result = hook_inspector(command, corrupt)
         assert result.returncode == 2
-        assert result.stderr.startswith(f"hook-inspector: {corrupt}:2: not a journal record")
+        assert result.stderr.startswith(f"hook-inspector: {corrupt}:2: not JSON")
         assert len(result.stderr.splitlines()) == 1
         assert "Traceback" not in result.stderr
 
