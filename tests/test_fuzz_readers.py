@@ -1,0 +1,209 @@
+"""Every reader of a user file, fed hostile documents: deep nesting, alias bombs, numbers too long
+for Python, fields of the wrong type, stray bytes. Each gives a value or the project's own error
+(naming the file), never another exception, and in bounded time: the examples are fixed
+(derandomize) and few, so the whole file stays within seconds. tests/test_fuzz.py covers
+ordinary malformed configs and scenarios; tests/test_bad_input.py the same defects end to end."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fuzz import JSON_VALUES as PLAIN_JSON_VALUES
+
+from inspector.config import Config, load_config
+from inspector.config.errors import ConfigError
+from inspector.drivers.scenario import Scenario, load_scenario
+from inspector.journal.jsonl import JournalLoadError, dumps, load_journal
+from inspector.journal.records import RECORD_TYPES, field_names
+from inspector.journal.redact import redact
+from inspector.relay.wire import read_token
+from inspector.tui.settings import Settings, load_settings
+from inspector.tui.themes import load_themes
+
+FIXED = settings(
+    derandomize=True,
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+# ---- hostile documents -----------------------------------------------------------------------
+
+DEPTHS = st.sampled_from([99, 100, 101, 150, 1_000, 5_000, 50_000])
+
+
+def nested(depth: int, opener: str) -> str:
+    if opener == "[":
+        return "[" * depth + "]" * depth
+    return '{"a": ' * depth + "1" + "}" * depth
+
+
+DEEP = st.builds(nested, DEPTHS, st.sampled_from(["[", "{"]))
+LONG_NUMBERS = st.integers(4_250, 4_400).map(lambda digits: "-" * (digits % 2) + "7" * digits)
+
+
+@st.composite
+def alias_chains(draw: st.DrawFn) -> str:
+    """A flow mapping of anchors, each a list of `fan` aliases to the one before."""
+    fan, levels = draw(st.integers(1, 9)), draw(st.integers(1, 9))
+    parts = ['a0: &a0 ["lol"]']
+    for level in range(1, levels):
+        parts.append(f"a{level}: &a{level} [{', '.join([f'*a{level - 1}'] * fan)}]")
+    return "{" + ", ".join(parts) + "}"
+
+
+# json.dumps writes these as NaN and Infinity, and json.loads reads them back
+JSON_VALUES = PLAIN_JSON_VALUES | st.sampled_from([math.nan, math.inf, -math.inf])
+HOSTILE_JSON = DEEP | LONG_NUMBERS | JSON_VALUES.map(json.dumps)
+HOSTILE_YAML = HOSTILE_JSON | alias_chains()
+STRAY = st.binary(max_size=60)
+
+
+def in_document(template: str, values: st.SearchStrategy[str]) -> st.SearchStrategy[bytes]:
+    """`template` with one hostile value in its `VALUE` slot, or stray bytes instead."""
+    return values.map(lambda value: template.replace("VALUE", value).encode()) | STRAY
+
+
+# ---- configs of each host --------------------------------------------------------------------
+
+NATIVE = "hooks:\n  gate:\n    command: [python3, x.py]\n    priority: VALUE\n    env: {A: VALUE}\n"
+PICOCLAW = '{"hooks": {"enabled": true, "processes": {"gate": {"command": VALUE, "priority": 1}}}}'
+JCLI = "events: [PreToolUse]\ncommand: VALUE\ntimeout: 5\n"
+CLAUDE = '{"hooks": {"PreToolUse": [{"matcher": VALUE, "hooks": [{"type": "command"}]}]}}'
+HOSTS = {  # the file written, what it holds, and whether the config is the file or its project
+    "native": ("hooks.yaml", in_document(NATIVE, HOSTILE_YAML), True),
+    "picoclaw": ("config.json", in_document(PICOCLAW, HOSTILE_JSON), True),
+    "jcli": (".jcli/hooks/gate/HOOK.yaml", in_document(JCLI, HOSTILE_YAML), False),
+    "claude": (".claude/settings.json", in_document(CLAUDE, HOSTILE_JSON), False),
+}
+
+
+@pytest.mark.parametrize("host", HOSTS)
+@FIXED
+@given(data=st.data())
+def test_configs_of_each_host(tmp_path: Path, host: str, data: st.DataObject) -> None:
+    relative, documents, is_the_config = HOSTS[host]
+    path = tmp_path / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data.draw(documents))
+    config = path if is_the_config else tmp_path
+    try:
+        assert isinstance(load_config(config), Config)
+    except ConfigError as error:
+        assert str(error).startswith(str(config)), str(error)
+
+
+# ---- scenarios -------------------------------------------------------------------------------
+
+SCENARIO = (
+    "turns:\n- user: hi\n  rounds:\n  - tool_calls:\n    - tool: exec\n"
+    "      arguments: {x: VALUE}\n  - content: VALUE\n"
+)
+
+
+@FIXED
+@given(data=in_document(SCENARIO, HOSTILE_YAML))
+def test_scenarios(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "scenario.yaml"
+    path.write_bytes(data)
+    try:
+        scenario = load_scenario(path)
+    except ConfigError as error:
+        assert str(error).startswith(str(path)), str(error)
+    else:
+        assert isinstance(scenario, Scenario)
+        json.dumps([call.arguments for call in scenario.calls()])  # what a turn sends
+
+
+# ---- journals --------------------------------------------------------------------------------
+
+# Mostly a right type, time and seq, so the other fields get checked too.
+HEADER = {
+    "type": st.sampled_from(sorted(RECORD_TYPES)) | JSON_VALUES,
+    "ts": st.just(1_700_000_000.0) | JSON_VALUES,
+    "seq": st.integers(0, 5) | JSON_VALUES,
+}
+FIELDS = {name for cls in RECORD_TYPES.values() for name in field_names(cls)} - set(HEADER)
+RECORDS = st.fixed_dictionaries(
+    HEADER, optional={name: JSON_VALUES for name in sorted(FIELDS)}
+).map(json.dumps)
+JOURNAL_LINES = (
+    RECORDS
+    | DEEP
+    | LONG_NUMBERS
+    | JSON_VALUES.map(json.dumps)
+    | STRAY.map(lambda data: data.replace(b"\n", b" ").decode("utf-8", "replace"))
+)
+
+
+@FIXED
+@given(lines=st.lists(JOURNAL_LINES, min_size=1, max_size=6))
+def test_journals(tmp_path: Path, lines: list[str]) -> None:
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+    try:
+        journal = load_journal(path)
+    except JournalLoadError as error:
+        assert str(error).startswith(f"{path}:"), str(error)
+    else:
+        for record in journal.records:  # what export does with each
+            dumps(redact(record))
+
+
+@FIXED
+@given(line=RECORDS, limit=st.integers(1, 200))
+def test_a_journal_line_over_the_limit_is_an_error_naming_it(
+    tmp_path: Path, line: str, limit: int
+) -> None:
+    path = tmp_path / "session.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    try:
+        load_journal(path, line_limit=limit)
+    except JournalLoadError as error:
+        if len(line.encode()) + 1 > limit:
+            assert str(error).startswith(f"{path}:1: too large: "), str(error)
+    else:
+        assert len(line.encode()) + 1 <= limit
+
+
+# ---- settings, themes, token files -----------------------------------------------------------
+
+SETTINGS = "theme: VALUE\nkeymap: {quit: VALUE}\ntheme_dir: VALUE\n"
+THEME = 'primary: "#336699"\nvariables: {finding-error: VALUE}\nluminosity_spread: VALUE\n'
+
+
+@FIXED
+@given(data=in_document(SETTINGS, HOSTILE_YAML))
+def test_settings_warn_and_fall_back(tmp_path: Path, data: bytes) -> None:
+    (tmp_path / "settings.yaml").write_bytes(data)
+    loaded, problems = load_settings(tmp_path)
+    assert isinstance(loaded, Settings)
+    assert all(isinstance(problem, str) for problem in problems)
+
+
+@FIXED
+@given(data=in_document(THEME, HOSTILE_YAML))
+def test_themes_warn_and_skip(tmp_path: Path, data: bytes) -> None:
+    (tmp_path / "fuzzed.yaml").write_bytes(data)
+    themes, failures = load_themes(tmp_path)
+    fuzzed = [theme for theme in themes if theme.name == "fuzzed"]
+    assert len(fuzzed) + len(failures) == 1, failures
+    assert all(failure.startswith(str(tmp_path / "fuzzed.yaml")) for failure in failures)
+
+
+@FIXED
+@given(data=STRAY | st.text(max_size=30).map(str.encode))
+def test_token_files(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "token"
+    path.write_bytes(data)
+    try:
+        token = read_token(path)
+    except ValueError as error:
+        assert str(error).startswith(f"{path}: "), str(error)
+    else:
+        assert token and token == token.strip() and "\n" not in token
