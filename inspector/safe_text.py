@@ -29,15 +29,18 @@ from rich.style import StyleType
 from rich.text import Text
 
 # Every code point of Unicode categories Cc, Cf, Cs, Zl and Zp (Unicode 15), as ranges
-# (tests/test_printable.py checks this list against the running Python's Unicode database).
-_UNSAFE_RANGES = (
-    "\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e"
+# (tests/test_printable.py checks them against the running Python's Unicode database): C0 but
+# tab and newline, then tab and newline, then everything else.
+_C0_BUT_LAYOUT = "\x00-\x08\x0b-\x1f"
+_LAYOUT = "\t\n"
+_REST = (
+    "\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e"
     "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ud800-\udfff\ufeff\ufff9-\ufffb"
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0001\U000e0020-\U000e007f"
 )
-_UNSAFE = re.compile(f"[{_UNSAFE_RANGES}]")
-_UNSAFE_IN_BLOCK = re.compile(f"(?![\\n\\t])[{_UNSAFE_RANGES}]")
+_UNSAFE = re.compile(f"[{_C0_BUT_LAYOUT}{_LAYOUT}{_REST}]")
+_UNSAFE_IN_BLOCK = re.compile(f"[{_C0_BUT_LAYOUT}{_REST}]")  # a class, never a lookahead: fast
 _DEL_PICTURE = "\u2421"
 
 
@@ -84,4 +87,6 @@ def json_dumps(value: Any, **options: Any) -> str:
     escape; it parses back to `value`. Outside strings JSON has only ASCII and the newlines of
     its indentation, so only characters inside strings are touched."""
     text = json.dumps(value, ensure_ascii=False, **options)
+    if text.isascii():  # json.dumps escaped C0 already: only DEL can be left
+        return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
     return _UNSAFE_IN_BLOCK.sub(_json_escape, text)
