@@ -42,6 +42,7 @@ class Engine:
     ) -> None:
         self.config = config
         self.journal = journal or Journal()
+        self.journal.host = config.host
         self.writer = JsonlWriter(journal_path).attach(self.journal) if journal_path else None
         self.restart_crashed = restart_crashed
         self.hooks: dict[str, Hook] = {}

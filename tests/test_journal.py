@@ -1,5 +1,7 @@
 import asyncio
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,44 @@ def test_a_torn_last_line_is_skipped_but_a_bad_middle_line_is_an_error(tmp_path:
     bad.write_text(good + "\n[1]\n" + good + "\n")
     with pytest.raises(JournalLoadError, match=r"bad.jsonl:2"):
         load_journal(bad)
+
+
+@pytest.mark.parametrize(
+    ("example", "host"),
+    [("demo.yaml", "picoclaw"), ("jcli", "jcli"), ("claude", "claude")],
+)
+def test_every_recorded_record_names_its_host(tmp_path: Path, example: str, host: str) -> None:
+    examples = Path(__file__).resolve().parent.parent / "inspector" / "examples"
+    journal = tmp_path / "session.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspector",
+            "run",
+            str(examples / example),
+            "--journal",
+            str(journal),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert lines and {line["host"] for line in lines} == {host}
+    assert {record.host for record in load_journal(journal).records} == {host}
+
+
+def test_a_journal_from_before_records_named_their_host_still_opens(tmp_path: Path) -> None:
+    old = tmp_path / "old.jsonl"
+    lines = [
+        {"type": "exchange", "ts": 1.0, "seq": 1, "hook": "g", "method": "hook.before_tool"},
+        {"type": "exchange", "ts": 2.0, "seq": 2, "hook": "j", "method": "pre_tool_execution"},
+        {"type": "exchange", "ts": 3.0, "seq": 3, "hook": "c", "method": "PreToolUse"},
+        {"type": "stderr", "ts": 4.0, "seq": 4, "hook": "c", "line": "x"},
+    ]
+    old.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    hosts = [record.host for record in load_journal(old).records]
+    assert hosts == ["picoclaw", "jcli", "claude", "picoclaw"]

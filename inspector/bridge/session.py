@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.bridge import answers
 from inspector.bridge.deadline import DEADLINE_CODE, FALLBACK, CallDeadline, answer_relayed
 from inspector.bridge.greeting import Greeting
+from inspector.hosts import PICOCLAW
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_ERROR,
@@ -175,6 +176,7 @@ class RelaySession:
     def _noise(self, line: Line, code: str, problem: str) -> None:
         self.engine.journal.append(
             Noise(
+                host=PICOCLAW,
                 hook=self.label,
                 line=line.data.decode("utf-8", errors="replace"),
                 size=line.size,
@@ -244,6 +246,7 @@ class RelaySession:
     ) -> Exchange:
         return self.engine.journal.append(
             Exchange(
+                host=PICOCLAW,
                 hook=self.label,
                 method=method,
                 request=message,
@@ -286,7 +289,9 @@ class RelaySession:
 
     def _lifecycle(self, state: str, detail: str) -> None:
         self.engine.journal.append(
-            Lifecycle(hook=self.label, state=state, pid=self.greeting.pid, detail=detail)
+            Lifecycle(
+                host=PICOCLAW, hook=self.label, state=state, pid=self.greeting.pid, detail=detail
+            )
         )
 
 

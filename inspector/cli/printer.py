@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.cli.output import BackgroundOutput
+from inspector.hosts import PICOCLAW, host_label
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import is_final
 from inspector.journal.records import (
@@ -163,13 +164,13 @@ def _decision(record: Decision) -> Text:
     return text
 
 
-def finding_line(finding: Finding, host: str = "PicoClaw") -> Text:
+def finding_line(finding: Finding, host: str = PICOCLAW) -> Text:
     text = Text("          ")
     label = f"[{one_line(finding.severity)}] {one_line(finding.code)}"
     text.append(label, style=SEVERITY_STYLE.get(finding.severity, ""))
     text.append(f" {one_line(finding.message)}")
     if finding.picoclaw:
-        text.append(f"  ({host}: {one_line(finding.picoclaw)})", style="dim")
+        text.append(f"  ({one_line(host_label(host))}: {one_line(finding.picoclaw)})", style="dim")
     return text
 
 

@@ -116,6 +116,12 @@ class Config:
         return tuple(spec for spec in self.hooks if isinstance(spec, HookSpec) and spec.enabled)
 
     @property
+    def host(self) -> str:
+        """Whose rules the session follows: the command hooks' host, else PicoClaw's."""
+        hosts = {spec.host for spec in self.hooks if isinstance(spec, CommandHookSpec)}
+        return hosts.pop() if len(hosts) == 1 else "picoclaw"
+
+    @property
     def command_hooks(self) -> tuple[CommandHookSpec, ...]:
         return tuple(
             spec for spec in self.hooks if isinstance(spec, CommandHookSpec) and spec.enabled

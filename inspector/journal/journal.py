@@ -18,7 +18,8 @@ class Journal:
     """Records in order of arrival. An exchange is appended when it starts and updated when it ends,
     so views can show calls in flight; nothing is ever removed."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "picoclaw") -> None:
+        self.host = host  # the session's host: a record appended without one follows its rules
         self.records: list[Record] = []
         self._subscribers: list[Subscriber] = []
 
@@ -27,6 +28,8 @@ class Journal:
 
     def append(self, record: R) -> R:
         record.seq = self.records[-1].seq + 1 if self.records else 1
+        if not record.host:
+            record.host = self.host
         self.records.append(record)
         for subscriber in list(self._subscribers):
             subscriber(record, True)

@@ -14,7 +14,13 @@ from typing import IO
 
 from inspector.journal.journal import Journal
 from inspector.journal.private_file import JournalFileError, open_private
-from inspector.journal.records import STATUS_HELD, STATUS_PENDING, Record, record_from_json
+from inspector.journal.records import (
+    STATUS_HELD,
+    STATUS_PENDING,
+    Exchange,
+    Record,
+    record_from_json,
+)
 from inspector.protocol.framing import KEEP_LIMIT
 from inspector.safe_files import open_regular, too_large
 
@@ -129,12 +135,24 @@ def load_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
                     raise JournalLoadError(f"{path}:{number}: nested too deeply") from None
                 except ValueError as exc:  # a field of the wrong type, or a number too long
                     raise JournalLoadError(f"{path}:{number}: {exc}") from None
+                if not record.host:
+                    record.host = _host_before_records_named_it(record)
                 records[record.seq] = record
     except OSError as exc:
         raise JournalLoadError(f"{path}: {exc.strerror or exc}") from None
     for seq in sorted(records):
         journal.adopt(records[seq])
     return journal
+
+
+def _host_before_records_named_it(record: Record) -> str:
+    """Journals written before every record carried its host still open: there the only trace
+    is a command hook's method, the host's own event name (j-cli's snake_case, Claude Code's
+    PascalCase); every other record was PicoClaw's."""
+    method = getattr(record, "method", "")
+    if not method or method.startswith("hook.") or type(record) is not Exchange:
+        return "picoclaw"
+    return "jcli" if method.islower() else "claude"
 
 
 @contextlib.contextmanager

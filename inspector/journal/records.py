@@ -47,6 +47,9 @@ class Record:
     type: ClassVar[str] = "record"
     ts: float = field(default_factory=now)
     seq: int = 0  # position in the journal, set on append
+    # Whose rules the record follows ("picoclaw", "jcli", "claude": inspector.hosts); set by its
+    # maker, or by the journal on append to the session's host.
+    host: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
@@ -60,14 +63,6 @@ class Record:
     @property
     def findings_list(self) -> list[Finding]:
         return getattr(self, "findings", [])
-
-    @property
-    def host(self) -> str:
-        """Whose behaviour a finding's `picoclaw` field describes: PicoClaw for JSON-RPC
-        records, the command hook's host (by the shape of its event name) otherwise."""
-        if not getattr(self, "by_command", False):
-            return "PicoClaw"
-        return "j-cli" if getattr(self, "method", "").islower() else "Claude Code"
 
 
 @dataclass(slots=True)

@@ -15,6 +15,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane, TextArea
 
+from inspector.hosts import host_label
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
 from inspector.protocol.stages import RESULT_KEY, STAGE_FOR_METHOD
@@ -233,7 +234,8 @@ def findings_view(record: Record | None) -> Text:
         text.append(one_line(finding.code), BOLD)
         text.append(f"\n  {one_line(finding.message, 2_000)}")
         if finding.picoclaw:
-            text.append(f"\n  {record.host} would: {one_line(finding.picoclaw, 2_000)}", DIM)
+            would = one_line(finding.picoclaw, 2_000)
+            text.append(f"\n  {one_line(host_label(record.host))} would: {would}", DIM)
         text.append("\n\n")
     return text
 
