@@ -695,3 +695,14 @@ async def test_the_composer_editor_follows_a_light_theme(tmp_path: Path) -> None
         assert background is not None
         red, green, blue = background.get_truecolor()
         assert red + green + blue > 3 * 128, f"a dark editor ({background.name}) on a light theme"
+
+
+async def test_only_a_theme_the_person_picks_is_saved(tmp_path: Path) -> None:
+    settings = tmp_path / "settings"
+    app = live_app(config_of(), settings)
+    async with running(app) as pilot:
+        await started(pilot)
+        assert not (settings / "settings.yaml").exists()  # starting up chose nothing
+        app.theme = "inspector-light"
+        await pilot.pause()
+    assert "theme: inspector-light" in (settings / "settings.yaml").read_text()

@@ -96,6 +96,7 @@ class InspectorApp(App[int]):
         self.session = session
         self.engine = session.engine
         self._settings_dir = settings_path or settings_dir()
+        self._theme_is_chosen = False  # the theme set while starting up is not a choice to save
         self._settings_problems: list[str] = []
         self.settings: Settings = self._load_settings()
         self._approval_open = False
@@ -156,6 +157,7 @@ class InspectorApp(App[int]):
             self.register_theme(theme)
         wanted = self.settings.theme or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        self._theme_is_chosen = True  # from now on a new theme is the person's choice: saved
         for message in [*self._settings_problems, *failures]:
             self.notify(message, title="Settings", severity="warning")
         if self.settings.keymap:
@@ -176,7 +178,7 @@ class InspectorApp(App[int]):
                 self.watch_files()
 
     def watch_theme(self, theme: str) -> None:
-        if self.is_mounted:
+        if self._theme_is_chosen:
             save_theme(self._settings_dir, theme)
 
     @work(exclusive=True, group="engine", exit_on_error=False)
