@@ -126,7 +126,3 @@ class Config:
         return tuple(
             spec for spec in self.hooks if isinstance(spec, CommandHookSpec) and spec.enabled
         )
-
-    @property
-    def base_dir(self) -> Path:
-        return self.path.parent if self.path else Path.cwd()

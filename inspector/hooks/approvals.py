@@ -59,10 +59,6 @@ class ApprovalPrompt:
     timeout_s: float
     on_timeout: Literal["deny", "allow"]
 
-    @property
-    def remaining_s(self) -> float:
-        return max(0.0, self.deadline - time.monotonic())
-
 
 @dataclass(slots=True)
 class Rule:

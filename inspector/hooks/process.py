@@ -8,7 +8,6 @@ import functools
 import os
 import signal
 import time
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,12 +82,10 @@ class ProcessHook:
         self._pending: dict[int, tuple[asyncio.Future[tuple[dict[str, Any], str]], Exchange]] = {}
         self._finished: dict[int, Exchange] = {}  # answered or timed out, for late/duplicate ids
         self._tasks: list[asyncio.Task[None]] = []
-        self._ready = asyncio.Event()
         self._stopping = False
         self._backoff = BACKOFF_START_S
         self._restart_task: asyncio.Task[None] | None = None
         self._started_at = 0.0
-        self._recent_exits: deque[float] = deque(maxlen=5)
 
     @property
     def name(self) -> str:
@@ -103,7 +100,6 @@ class ProcessHook:
     async def start(self) -> bool:
         """Spawn and handshake. True when the hook is ready for calls."""
         self._stopping = False
-        self._ready.clear()
         if not await self._spawn():
             return False
         exchange = await self._call(
@@ -117,7 +113,6 @@ class ProcessHook:
         problem = _hello_problem(exchange, self.defaults.handshake_timeout_ms)
         if problem is None:
             self._set_state(READY, detail=f"modes {', '.join(self.spec.modes)}")
-            self._ready.set()
             return True
         if self._proc is not None and self._proc.returncode is None:
             self._set_state(
@@ -142,11 +137,6 @@ class ProcessHook:
         for task in self._tasks:
             task.cancel()
         self._set_state(STOPPED)
-
-    async def wait_ready(self, timeout_s: float) -> bool:
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._ready.wait(), timeout_s)
-        return self.running
 
     async def _spawn(self) -> bool:
         env = {**os.environ, **self.spec.env_dict} if self.spec.env else None
@@ -206,7 +196,6 @@ class ProcessHook:
         self._fail_pending(STATUS_EXITED, reason)
         if self._stopping or proc is not self._proc:
             return
-        self._ready.clear()
         self.stats.crashes += 1
         self._set_state(EXITED, detail=reason, exit_code=code, picoclaw=NO_RESTART_NOTE)
         restarting = self._restart_task is not None and not self._restart_task.done()
