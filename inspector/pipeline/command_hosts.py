@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.config.jcli_events import MODEL_EVENTS, TOOL_EVENTS
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.journal import Journal
+from inspector.journal.records import STATUS_OK, Exchange
+from inspector.pipeline.claude_answer import ERROR as CLAUDE_ERROR
 from inspector.pipeline.claude_hooks import ClaudeHooks
 from inspector.pipeline.jcli_chain import JcliChain
 
@@ -39,6 +42,14 @@ def command_hooks(host: CommandHost | None) -> list[CommandHook]:
     return []
 
 
+def run_failed(host: CommandHost | None, exchange: Exchange) -> bool:
+    """Whether `host` counts this run as a failure: for j-cli any run it read no HookResult
+    from; for Claude Code a non-blocking error (an exit 2 it reads as a block is an answer)."""
+    if isinstance(host, ClaudeHooks):
+        return exchange.action == CLAUDE_ERROR
+    return exchange.status != STATUS_OK
+
+
 def events(host: CommandHost | None) -> list[str]:
     """The events this host's hooks listen to: what the composer offers as methods."""
     return sorted({hook.spec.event for hook in command_hooks(host)})
@@ -56,13 +67,46 @@ def context_template(host: CommandHost | None, event: str) -> dict[str, Any]:
         }
         if "ToolUse" in event:
             context |= {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
-        if event == "UserPromptSubmit":
-            context["prompt"] = "What does this project do?"
-        return context
+        return context | _CLAUDE_EVENT_FIELDS.get(event, {})
     cwd = host.cwd if isinstance(host, JcliChain) else "."
     context = {"event": event, "session_id": "composer", "cwd": cwd}
     if "tool" in event:
         context |= {"tool_name": "Bash", "tool_arguments": '{"command":"ls"}'}
     if event in ("pre_send_message", "post_send_message"):
-        context["user_input"] = "What does this project do?"
-    return context
+        context["user_input"] = _PROMPT
+    if event not in TOOL_EVENTS:
+        context["messages"] = [{"role": "user", "content": _PROMPT}]
+    if event in MODEL_EVENTS:
+        context["model"] = "gpt-4o"
+    return context | _JCLI_EVENT_FIELDS.get(event, {})
+
+
+# What each event's call site adds (the turn runners fill the same fields), as the real hosts
+# spell it (Claude Code 2.1.197's payloads in tests/real_agents/data).
+_PROMPT = "What does this project do?"
+_REPLY = "It inspects agent hooks."
+_SYSTEM = "You are a helpful assistant."
+_CLAUDE_EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "UserPromptSubmit": {"prompt": _PROMPT},
+    "PostToolUse": {
+        "tool_response": {
+            "stdout": "README.md",
+            "stderr": "",
+            "interrupted": False,
+            "isImage": False,
+        }
+    },
+    "PostToolUseFailure": {"error": "Exit code 1\nls: cannot access", "is_interrupt": False},
+    "Stop": {"stop_hook_active": False, "last_assistant_message": _REPLY},
+    "SubagentStop": {"stop_hook_active": False, "last_assistant_message": _REPLY},
+    "SessionStart": {"source": "startup"},
+    "SessionEnd": {"reason": "other"},
+}
+_JCLI_EVENT_FIELDS: dict[str, dict[str, Any]] = {
+    "pre_llm_request": {"system_prompt": _SYSTEM},
+    "pre_auto_compact": {"system_prompt": _SYSTEM},
+    "stop": {"system_prompt": _SYSTEM, "user_input": _REPLY},  # j-cli sends the reply there
+    "post_llm_response": {"assistant_output": _REPLY},
+    "post_tool_execution": {"tool_result": "README.md"},
+    "post_tool_execution_failure": {"tool_error": "ls: cannot access"},
+}
