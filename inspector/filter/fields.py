@@ -78,6 +78,15 @@ def _nested(attribute: str, key: str, inner: str) -> Getter:
     return get
 
 
+def _exchange_tool(record: Any) -> Any:
+    """params.tool of a JSON-RPC request, tool_name of a command hook's context (Exchange.tool);
+    None wherever the record is not shaped as a host makes one."""
+    try:
+        return record.tool
+    except (AttributeError, TypeError):
+        return None
+
+
 _hook = attrgetter("hook")
 _finding_severities = _finding_values("severity")
 
@@ -109,7 +118,7 @@ FIELDS: dict[str, Field] = {
     ),
     "tool": Field(
         one={
-            "exchange": _nested("request", "params", "tool"),
+            "exchange": _exchange_tool,
             "event": _nested("payload", "payload", "Tool"),
             "decision": attrgetter("tool"),
         }

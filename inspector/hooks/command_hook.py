@@ -58,6 +58,40 @@ class CommandHook:
     def name(self) -> str:
         return self.spec.name
 
+    @property
+    def argv(self) -> tuple[str, ...]:
+        return (*self.shell, self.spec.command)
+
+    def exchange_for(
+        self, context: Mapping[str, Any], *, source: str, turn: str | None
+    ) -> Exchange:
+        """The record of a run with `context` on stdin, not yet in the journal."""
+        return Exchange(
+            hook=self.name,
+            method=self.spec.event,
+            request=dict(context),
+            raw_request=json.dumps(context, separators=(",", ":"), ensure_ascii=False),
+            source=source,
+            turn=turn,
+            status=STATUS_PENDING,
+        )
+
+    def never_ran(self, exchange: Exchange) -> CommandRun:
+        """What the host reads of a run that never started (dropped at the intercept): no
+        output, no exit code, `exchange.error` as the reason."""
+        return CommandRun(
+            argv=self.argv,
+            stdin=exchange.raw_request or "",
+            stdout="",
+            stderr="",
+            exit_code=None,
+            signal=None,
+            timed_out=False,
+            duration_ms=exchange.duration_ms or 0.0,
+            unread_stdin=0,  # nothing was offered to a process, so nothing was left unread
+            spawn_error=exchange.error or "never started",
+        )
+
     async def call(
         self,
         context: Mapping[str, Any],
@@ -66,24 +100,21 @@ class CommandHook:
         turn: str | None = None,
         timeout_ms: int | None = None,
         env: Mapping[str, str] | None = None,
+        exchange: Exchange | None = None,
     ) -> tuple[Exchange, CommandRun]:
         """One run with `context` as compact JSON on stdin. The exchange is in the journal as
-        pending while the command runs, and updated when it ends."""
-        stdin = json.dumps(context, separators=(",", ":"), ensure_ascii=False)
-        exchange = self.journal.append(
-            Exchange(
-                hook=self.name,
-                method=self.spec.event,
-                request=dict(context),
-                raw_request=stdin,
-                source=source,
-                turn=turn,
-                status=STATUS_PENDING,
-            )
-        )
+        pending while the command runs, and updated when it ends. `exchange` is a record already
+        in the journal (a run that was held) to fill in."""
+        sent = self.exchange_for(context, source=source, turn=turn)
+        if exchange is None:
+            exchange = self.journal.append(sent)
+        else:
+            exchange.request, exchange.raw_request = sent.request, sent.raw_request
+            exchange.status = STATUS_PENDING
+            self.journal.update(exchange)
         run = await run_command(
-            (*self.shell, self.spec.command),
-            stdin,
+            self.argv,
+            sent.raw_request or "",
             timeout_s=(timeout_ms if timeout_ms is not None else self.spec.timeout_ms) / 1000,
             cwd=self.cwd,
             env={**self.env, **(env or {})},

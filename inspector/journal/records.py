@@ -102,6 +102,18 @@ class Exchange(Record):
         request = self.request or {}
         return request if self.by_command else request.get("params")
 
+    @property
+    def tool(self) -> Any:
+        """The tool the request is about: `tool` in JSON-RPC params, `tool_name` in a command
+        hook's context (j-cli and Claude Code both call it that); None when there is none."""
+        request = self.request
+        if not isinstance(request, dict):
+            return None
+        if not self.method.startswith("hook."):  # by_command, inlined: filters call this a lot
+            return request.get("tool_name")
+        params = request.get("params")
+        return params.get("tool") if isinstance(params, dict) else None
+
 
 @dataclass(slots=True)
 class Event(Record):

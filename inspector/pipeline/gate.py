@@ -1,14 +1,17 @@
 """Intercept, mitmproxy style: requests that match a predicate wait on their way to a hook until
-a person forwards them (as they were, or edited) or drops them."""
+a person forwards them (as they were, or edited) or drops them. A JSON-RPC request and a command
+hook's run (its stdin context) wait at the same gate."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.hooks.command import CommandRun
+from inspector.hooks.command_hook import CommandHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -80,31 +83,34 @@ class Gate:
                 status=STATUS_HELD,
             )
             if self.predicate(candidate):
-                return await self._hold(hook, candidate, params, timeout_ms=timeout_ms)
+                held = await self.hold(candidate, params)
+                if held is None:
+                    return candidate
+                return await hook.call(
+                    method,
+                    held.params,
+                    timeout_ms=timeout_ms,
+                    source=source,
+                    turn=turn,
+                    exchange=held.exchange,
+                )
         return await hook.call(method, params, timeout_ms=timeout_ms, source=source, turn=turn)
 
-    async def _hold(
-        self, hook: Hook, candidate: Exchange, params: Any, *, timeout_ms: int
-    ) -> Exchange:
+    async def hold(self, candidate: Exchange, params: Any) -> Held | None:
+        """Journal `candidate` as held and wait for the person: the Held, with the params to
+        send (edited or not), once forwarded; None once dropped or closed (the exchange says
+        which)."""
         loop = asyncio.get_running_loop()
         held = Held(self.journal.append(candidate), params, loop.create_future())
         self._held[held.seq] = held
         try:
-            if not await held.release:
-                return held.exchange
+            forwarded = await held.release
         except asyncio.CancelledError:
             self._held.pop(held.seq, None)
             if held.exchange.status in (STATUS_HELD, STATUS_PENDING):
                 self._end(held, STATUS_CANCELLED, "the caller gave up while it was held")
             raise
-        return await hook.call(
-            candidate.method,
-            held.params,
-            timeout_ms=timeout_ms,
-            source=candidate.source,
-            turn=candidate.turn,
-            exchange=held.exchange,
-        )
+        return held if forwarded else None
 
     # ---- what the person does --------------------------------------------------------------
 
@@ -162,7 +168,7 @@ class Gate:
 
     def _decide(self, held: Held, verdict: str) -> None:
         exchange = held.exchange
-        tool = held.params.get("tool") if isinstance(held.params, dict) else None
+        tool = exchange.tool
         self.journal.append(
             Decision(
                 stage=STAGE_FOR_METHOD.get(exchange.method, exchange.method),
@@ -208,3 +214,35 @@ class GatedHook:
 
     async def notify(self, method: str, params: Any) -> str | None:
         return await self.inner.notify(method, params)
+
+
+class GatedCommandHook:
+    """A command hook behind the gate: a run the predicate matches is journalled as held, with
+    its stdin context as the request, before its process starts. Dropped, it never starts, and
+    the host reads it as a run that failed."""
+
+    def __init__(self, inner: CommandHook, gate: Gate) -> None:
+        self.inner = inner
+        self.gate = gate
+
+    async def call(
+        self,
+        context: Mapping[str, Any],
+        *,
+        source: str,
+        turn: str | None = None,
+        timeout_ms: int | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> tuple[Exchange, CommandRun]:
+        exchange = None
+        if self.gate.predicate is not None:
+            candidate = self.inner.exchange_for(context, source=source, turn=turn)
+            candidate.status = STATUS_HELD
+            if self.gate.predicate(candidate):
+                held = await self.gate.hold(candidate, candidate.params)
+                if held is None:
+                    return candidate, self.inner.never_ran(candidate)
+                context, exchange = held.params, held.exchange  # the person's edit, if any
+        return await self.inner.call(
+            context, source=source, turn=turn, timeout_ms=timeout_ms, env=env, exchange=exchange
+        )
