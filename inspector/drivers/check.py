@@ -17,7 +17,7 @@ from typing import Any
 from inspector.config.model import CommandHookSpec, Config, HookSpec
 from inspector.engine import Engine
 from inspector.journal.journal import Journal
-from inspector.journal.records import Exchange, Lifecycle, Noise, Record, Stderr
+from inspector.journal.records import STATUS_OK, Exchange, Lifecycle, Noise, Record, Stderr
 from inspector.pipeline.command_hosts import CommandHost, command_host, context_template, run_failed
 from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGES
 from inspector.protocol.templates import template
@@ -116,7 +116,7 @@ def _process_report(spec: HookSpec, journal: Journal) -> HookReport:
         "modes",
         probed=probes(spec),
         records=records,
-        failed=[r for r in records if isinstance(r, Exchange) and r.status != "ok"],
+        failed=[r for r in records if isinstance(r, Exchange) and r.status != STATUS_OK],
         never_ready=not ready,
     )
 
