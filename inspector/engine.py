@@ -19,7 +19,7 @@ from inspector.journal.records import Exchange, Reload
 from inspector.pipeline.answers import host_reading
 from inspector.pipeline.claude_outcome import EventOutcome
 from inspector.pipeline.command_hosts import CommandHost, command_hooks, command_host
-from inspector.pipeline.gate import Gate, GatedHook, Held, Predicate
+from inspector.pipeline.gate import Gate, GatedCommandHook, GatedHook, Held, Predicate
 from inspector.pipeline.jcli_chain import ChainResult
 from inspector.pipeline.pipeline import Hook, Pipeline
 from inspector.pipeline.results import ApprovalResult, StageResult
@@ -50,7 +50,9 @@ class Engine:
         self.approvals = Approvals()
         self.intercept_expression: str | None = None
         self.pipeline = Pipeline(self.journal, config.defaults, self._gated_hooks)
-        self.commands: CommandHost | None = command_host(config, self.journal, self.approvals)
+        self.commands: CommandHost | None = command_host(
+            config, self.journal, self.approvals, self.gate
+        )
         self._retiring: set[asyncio.Task[None]] = set()
 
     async def __aenter__(self) -> Engine:
@@ -148,7 +150,7 @@ class Engine:
         Hooks whose spec or script changed count as restarted."""
         before = {hook.name: hook.spec for hook in self.command_hooks()}
         self.config = config
-        self.commands = command_host(config, self.journal, self.approvals)
+        self.commands = command_host(config, self.journal, self.approvals, self.gate)
         after = {hook.name: hook.spec for hook in self.command_hooks()}
         changed = {name for name in after if name in before and before[name] != after[name]}
         restarted = sorted(changed | (set(changed_hooks) & before.keys() & after.keys()))
@@ -190,7 +192,7 @@ class Engine:
             None,
         )
         if command is not None:
-            exchange, _run = await command.call(params, source=source)
+            exchange, _run = await GatedCommandHook(command, self.gate).call(params, source=source)
             return exchange
         hook = GatedHook(self.hooks[hook_name], self.gate)
         exchange = await hook.call(

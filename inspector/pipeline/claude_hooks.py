@@ -28,6 +28,7 @@ from inspector.journal.journal import Journal
 from inspector.journal.records import Decision
 from inspector.pipeline.claude_answer import ALLOW, ASK, DENY, read_answer
 from inspector.pipeline.claude_outcome import EventOutcome, HookRun, combine, ignored_updates
+from inspector.pipeline.gate import Gate, GatedCommandHook
 from inspector.protocol.claude_events import MATCH_FIELDS, matches
 from inspector.protocol.claude_findings import updated_input_ignored
 
@@ -54,9 +55,11 @@ class ClaudeHooks:
         ask_timeout_ms: int = ASK_TIMEOUT_MS,
         shell: tuple[str, ...] = SHELL,
         env: Mapping[str, str] | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.journal = journal
         self.approvals = approvals
+        self.gate = gate or Gate(journal)  # a gate of its own intercepts nothing
         self.project_dir = str(project_dir)
         self.ask_timeout_ms = ask_timeout_ms
         hook_env = {**(env or {}), "CLAUDE_PROJECT_DIR": self.project_dir}
@@ -104,7 +107,8 @@ class ClaudeHooks:
     async def _run(
         self, hook: CommandHook, event: str, payload: JSONObject, source: str, turn: str | None
     ) -> HookRun:
-        exchange, run = await hook.call(payload, source=source, turn=turn)
+        gated = GatedCommandHook(hook, self.gate)
+        exchange, run = await gated.call(payload, source=source, turn=turn)
         answer = read_answer(event, payload, run)
         exchange.action = answer.action
         exchange.findings.extend(answer.findings)

@@ -13,16 +13,22 @@ from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_OK, Exchange
 from inspector.pipeline.claude_answer import ERROR as CLAUDE_ERROR
 from inspector.pipeline.claude_hooks import ClaudeHooks
+from inspector.pipeline.gate import Gate
 from inspector.pipeline.jcli_chain import JcliChain
 
 CommandHost = JcliChain | ClaudeHooks
 
 
-def command_host(config: Config, journal: Journal, approvals: Approvals) -> CommandHost | None:
-    """The host that runs `config`'s command hooks, or None when it has none."""
+def command_host(
+    config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
+) -> CommandHost | None:
+    """The host that runs `config`'s command hooks, or None when it has none. Its runs wait
+    at `gate` when the intercept holds them."""
     workdir = str(config.workdir) if config.workdir else None
     if config.format == "jcli":
-        return JcliChain(config.command_hooks, journal, cwd=workdir, warnings=config.warnings)
+        return JcliChain(
+            config.command_hooks, journal, cwd=workdir, warnings=config.warnings, gate=gate
+        )
     if config.format == "claude":
         return ClaudeHooks(
             config.command_hooks,
@@ -30,6 +36,7 @@ def command_host(config: Config, journal: Journal, approvals: Approvals) -> Comm
             approvals,
             project_dir=workdir or ".",
             ask_timeout_ms=config.defaults.approval_timeout_ms,
+            gate=gate,
         )
     return None
 

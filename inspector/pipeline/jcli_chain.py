@@ -26,6 +26,7 @@ from inspector.hooks.command import CommandRun
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_INVALID, STATUS_NOT_SENT, Decision, Exchange
+from inspector.pipeline.gate import Gate, GatedCommandHook
 from inspector.protocol import command_findings as cf
 from inspector.protocol.finding import Finding
 
@@ -121,8 +122,10 @@ class JcliChain:
         shell: tuple[str, ...] | None = None,
         budget_s: float = DEFAULT_BUDGET_S,
         warnings: Iterable[ConfigWarning] = (),
+        gate: Gate | None = None,
     ) -> None:
         self.journal = journal
+        self.gate = gate or Gate(journal)  # a gate of its own intercepts nothing
         self.cwd = cwd or os.getcwd()
         self.shell = shell or default_shell()
         self.budget_s = budget_s
@@ -221,7 +224,7 @@ class _Firing:
                 break
             if last is not None:
                 self.label(last, f"failed → retry {attempt}/{spec.retry}")
-            exchange, run = await hook.call(
+            exchange, run = await GatedCommandHook(hook, self.chain.gate).call(
                 self.context,
                 source=self.source,
                 turn=self.turn,
