@@ -1,4 +1,6 @@
-"""Replay a recorded session's requests against the current hooks and compare the answers."""
+"""Replay a recorded session's requests against the current hooks and compare the answers:
+JSON-RPC stage requests to process hooks, and command-hook runs (j-cli, Claude Code) to the
+command hook of the same name and event."""
 
 from __future__ import annotations
 
@@ -9,12 +11,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from inspector.engine import Engine
+from inspector.hosts import CLAUDE
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
     STATUS_HELD,
     STATUS_NOT_SENT,
     STATUS_PENDING,
+    STATUS_TIMEOUT,
     Exchange,
     Record,
 )
@@ -25,6 +29,9 @@ UNANSWERED = frozenset(
     {STATUS_PENDING, STATUS_HELD, STATUS_DROPPED, STATUS_NOT_SENT, STATUS_CANCELLED}
 )
 DIFF_CONTEXT_LINES = 2
+# Hosts that show a failed command hook's stderr: Claude Code gives it to the model on exit 2 and
+# to the user on any other failure. j-cli only logs it.
+SHOWS_STDERR = frozenset({CLAUDE})
 
 Outcome = Literal["same", "different", "missing hook", "skipped"]
 
@@ -110,6 +117,8 @@ def canonical(value: Any, *, indent: int | None = None) -> str:
 
 def answer_of(exchange: Exchange) -> dict[str, Any]:
     """What a hook answered: its result, or that it failed and the error message."""
+    if exchange.by_command:
+        return command_answer(exchange)
     response = exchange.response or {}
     if "result" in response:
         return {"result": response["result"]}
@@ -119,9 +128,38 @@ def answer_of(exchange: Exchange) -> dict[str, Any]:
     return {"error": exchange.error or exchange.status}
 
 
+def command_answer(exchange: Exchange) -> dict[str, Any]:
+    """A command hook's run as its host reads it: the exit code, then on exit 0 the stdout (JSON
+    when it is JSON, else the text); on a failure the stderr where the host shows it. A run
+    that timed out or died by a signal has no exit code."""
+    if exchange.status == STATUS_TIMEOUT:
+        return {"timed_out": True}
+    if exchange.exit_code is None:
+        return {"error": exchange.error or exchange.status}
+    answer: dict[str, Any] = {"exit_code": exchange.exit_code}
+    if exchange.exit_code == 0:
+        answer["stdout"] = _stdout_value(exchange.raw_response or "")
+    elif exchange.host in SHOWS_STDERR:
+        answer["stderr"] = (exchange.stderr or "").strip()
+    return answer
+
+
+def _stdout_value(stdout: str) -> Any:
+    text = stdout.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def recorded_requests(records: Iterable[Record]) -> list[Exchange]:
-    """The stage requests of a session, in order (no hello, no runtime events)."""
-    exchanges = (r for r in records if isinstance(r, Exchange) and r.method in STAGE_FOR_METHOD)
+    """The requests of a session, in order: stage requests (no hello, no runtime events) and
+    command-hook runs."""
+    exchanges = (
+        r
+        for r in records
+        if isinstance(r, Exchange) and (r.by_command or r.method in STAGE_FOR_METHOD)
+    )
     return sorted(exchanges, key=lambda exchange: exchange.seq)
 
 
@@ -143,13 +181,17 @@ async def _replay_one(engine: Engine, recorded: Exchange) -> ReplayItem:
     )
     if recorded.status in UNANSWERED:
         return replace(item, note=f"recorded as {recorded.status}: no answer to compare")
-    hook = engine.hooks.get(recorded.hook)
-    if hook is None:
-        return replace(
-            item, outcome="missing hook", note=f"no hook {recorded.hook!r} in the config"
-        )
-    if hook.spec.kind == "manual":
-        return replace(item, note=f"{recorded.hook} is a manual hook: a person answers it")
+    if recorded.by_command:
+        if not _has_command_hook(engine, recorded.hook, recorded.method):
+            note = f"no command hook {recorded.hook!r} on {recorded.method} in the config"
+            return replace(item, outcome="missing hook", note=note)
+    else:
+        hook = engine.hooks.get(recorded.hook)
+        if hook is None:
+            note = f"no hook {recorded.hook!r} in the config"
+            return replace(item, outcome="missing hook", note=note)
+        if hook.spec.kind == "manual":
+            return replace(item, note=f"{recorded.hook} is a manual hook: a person answers it")
     exchange = await engine.send_to_hook(
         recorded.hook, recorded.method, recorded.params, source="replay"
     )
@@ -160,3 +202,7 @@ async def _replay_one(engine: Engine, recorded: Exchange) -> ReplayItem:
         outcome="same" if same else "different",
         replayed=replayed,
     )
+
+
+def _has_command_hook(engine: Engine, name: str, event: str) -> bool:
+    return any(hook.name == name and hook.spec.event == event for hook in engine.command_hooks())

@@ -133,7 +133,8 @@ class JcliChain:
         specs = sorted(hooks, key=lambda spec: (order.get(spec.level, len(LEVELS)), spec.priority))
         self.hooks: dict[str, list[CommandHook]] = {}
         for spec in specs:
-            hook = CommandHook(spec, journal, self.shell, cwd=self.cwd)
+            env = self.hook_env(spec, spec.event)  # its own: the composer and replay run it too
+            hook = CommandHook(spec, journal, self.shell, cwd=self.cwd, env=env)
             self.hooks.setdefault(spec.event, []).append(hook)
         by_label: dict[str, HookMetrics] = {}
         self.metrics: dict[str, HookMetrics] = {
@@ -228,7 +229,6 @@ class _Firing:
                 self.context,
                 source=self.source,
                 turn=self.turn,
-                env=self.chain.hook_env(spec, self.event),
             )
             read = self.read(spec, exchange, run)
             metrics.executions += 1
