@@ -20,7 +20,16 @@ from inspector.demo import DEMO_CONFIG
 from inspector.engine import Engine
 from inspector.hooks.approvals import ApprovalPrompt, EarlierAnswer
 from inspector.hooks.process import ProcessHook
-from inspector.journal.records import Decision, Event, Exchange, Finding, Noise, Record, Stderr
+from inspector.journal.records import (
+    Decision,
+    Event,
+    Exchange,
+    Finding,
+    Lifecycle,
+    Noise,
+    Record,
+    Stderr,
+)
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.screens import approval as approval_module
 from inspector.tui.screens.approval import ApprovalScreen
@@ -235,17 +244,14 @@ def records() -> list[Record]:
 
 
 def still_session() -> Session:
-    """The demo's hooks, never started, shown ready with their counters from the journal."""
+    """The demo's hooks, never started: the journal says they are ready (after the traffic, so
+    the records shown keep their numbers)."""
     engine = Engine(load_config(DEMO_CONFIG))
     for record in records():
         engine.journal.append(record)
     for pid, spec in enumerate(engine.config.hooks, start=4101):
-        hook = ProcessHook(spec, engine.journal, engine.config.defaults)
-        hook.state, hook.pid = "ready", pid
-        for done in engine.journal.exchanges():
-            if done.hook == spec.name:
-                hook.stats.record(done)
-        engine.hooks[spec.name] = hook
+        engine.journal.append(Lifecycle(ts=T0 + 0.4, hook=spec.name, state="ready", pid=pid))
+        engine.hooks[spec.name] = ProcessHook(spec, engine.journal, engine.config.defaults)
     return Session(engine, read_only=True)
 
 

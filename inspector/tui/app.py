@@ -114,11 +114,7 @@ class InspectorApp(App[int]):
         return dict(THEME_VARIABLE_DEFAULTS)
 
     def compose(self) -> ComposeResult:
-        yield HooksPanel(
-            lambda: [*self.engine.hooks.values(), *self.engine.command_hooks()],
-            self.engine.journal,
-            id="hooks",
-        )
+        yield HooksPanel(self.engine.journal, lambda: self.engine.config, id="hooks")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield ExchangeList(self.engine.journal, id="exchanges")

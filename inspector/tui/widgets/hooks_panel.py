@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.widgets import DataTable
 
-from inspector.config.model import CommandHookSpec
-from inspector.hooks.command_hook import CommandHook
-from inspector.hooks.stats import HookStats
+from inspector.config.model import CommandHookSpec, Config, HookSpec
+from inspector.hosts import JCLI
+from inspector.journal.hook_rows import HookRow, HookRows
 from inspector.journal.journal import Journal
-from inspector.journal.records import Lifecycle, Record, Reload
-from inspector.pipeline.pipeline import Hook
 from inspector.safe_text import shown
 
-RELAY_STATES = frozenset({"connected", "disconnected", "refused"})
 COLUMNS = (
     "hook",
     "state",
@@ -40,60 +37,59 @@ STATE_STYLE = {
     "stopped": "dim",
     "failed": "bold red",
     "exited": "bold red",
+    "connected": "green",
 }
+
+Spec = HookSpec | CommandHookSpec
 
 
 class HooksPanel(DataTable[Text]):
-    """A handful of rows, refreshed from the hooks' own counters; DataTable is fine at this size."""
+    """A handful of rows folded from the journal (HookRows), so a saved session shows what it
+    showed live; the config, when one is loaded, adds what no record carries (priority or
+    level, a hook that never ran). DataTable is fine at this size."""
 
     HELP = """\
 ## Hooks
 
-One row per configured hook: its state (ready, starting, restarting, exited, failed),
-process id, the `modes` it announced in `hook.hello`, its priority, calls made, failures
-(timeouts, errors, crashes), the median latency of its successful calls and how often it
-was restarted after a crash, and when a saved config or script last reloaded it. A hook that
-crashed or failed its handshake is shown in red. Live agents connected through
-`hook-inspector relay` are listed too, as `relay:<name>`.
+One row per hook: its state (ready, starting, restarting, exited, failed), process id, the
+`modes` it announced in `hook.hello` (a command hook's event), its priority (j-cli and Claude
+Code: its level), calls made, failures (timeouts, errors, crashes), the median latency of its
+successful calls and how often it was restarted after a crash, and when a saved config or
+script last reloaded it. j-cli hooks also show how often the chain skipped them and their
+total run time. A hook that crashed or failed its handshake is shown in red. Live agents
+connected through `hook-inspector relay` are listed too, as `relay:<name>`.
+
+Everything but the priority comes from the journal, so `hook-inspector open FILE` shows the
+panel as it was; the priority of a saved session's hooks is not recorded and stays blank.
 """
 
     DEFAULT_CSS = """
     HooksPanel { height: auto; max-height: 8; }
     """
 
-    def __init__(
-        self, hooks: Callable[[], Iterable[Hook]], journal: Journal, **kwargs: object
-    ) -> None:
+    def __init__(self, journal: Journal, config: Callable[[], Config], **kwargs: object) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)  # type: ignore[arg-type]
-        self._hooks = hooks
         self._journal = journal
-        self._reloaded: dict[str, float] = {}  # hook name -> when a reload last (re)started it
-        self._relays: dict[str, Lifecycle] = {}  # live agents: label -> their latest state
-        self._unsubscribe: Callable[[], None] | None = None
+        self._config = config
+        self._folded: HookRows | None = None
+        self._shown_for: tuple[int, Config] | None = None  # (fold version, config) on screen
 
     def on_mount(self) -> None:
         self.add_columns(*COLUMNS)
-        self._unsubscribe = self._journal.subscribe(self._on_record)
+        self._folded = HookRows(self._journal)
         self.refresh_rows()
 
     def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-
-    def _on_record(self, record: Record, new: bool) -> None:
-        if new and isinstance(record, Reload) and not record.error:
-            for name in record.added + record.restarted:
-                self._reloaded[name] = record.ts
-            self.refresh_rows()
-        elif new and isinstance(record, Lifecycle) and record.state in RELAY_STATES:
-            self._relays[record.hook] = record
-            self.refresh_rows()
+        if self._folded is not None:
+            self._folded.close()
 
     def refresh_rows(self) -> None:
-        hooks = sorted(self._hooks(), key=_order)
-        names = Counter(hook.name for hook in hooks)
-        rows = [self._row(hook, names[hook.name] > 1) for hook in hooks]
-        rows += [_relay_row(state) for state in self._relays.values()]
+        """Repaint when a record or the config changed since the last time; else do nothing."""
+        folded, config = self._folded, self._config()
+        if folded is None or self._shown_for == (folded.version, config):
+            return
+        self._shown_for = (folded.version, config)
+        rows = self._rows(folded, config)
         if [row[0].plain for row in rows] != [str(key.value) for key in self.rows]:
             self.clear()
             for row in rows:
@@ -103,52 +99,90 @@ crashed or failed its handshake is shown in red. Live agents connected through
             for column, cell in zip(self.columns, row, strict=False):
                 self.update_cell(row[0].plain, column, cell, update_width=True)
 
-    def _row(self, hook: Hook | CommandHook, shared_name: bool) -> tuple[Text, ...]:
+    def _rows(self, folded: HookRows, config: Config) -> list[tuple[Text, ...]]:
+        """The configured hooks by priority, then hooks only the journal knows (all of them in
+        a saved session) by name, then relays in the order they connected."""
+        configured: tuple[Spec, ...] = (*config.enabled_hooks, *config.command_hooks)
+        specs = {_key_of(spec): spec for spec in configured}
+        seen = {(row.name, row.event): row for row in folded.hooks()}
+        by_priority = sorted(specs, key=lambda key: (specs[key].priority, key))
+        keys = by_priority + sorted(seen.keys() - specs.keys())
+        names = Counter(name for name, _event in keys)
+        rows = []
+        for key in keys:
+            spec = specs.get(key)
+            row = seen.get(key) or _unseen(key, spec)
+            rows.append(self._row(row, spec, names[row.name] > 1, folded.reloaded_at(row.name)))
+        return rows + [_relay_row(relay) for relay in folded.relays()]
+
+    def _row(
+        self, row: HookRow, spec: Spec | None, shared_name: bool, reloaded: float | None
+    ) -> tuple[Text, ...]:
         """One hook. A command hook shows its event where a process hook shows its modes,
-        and its host's own counters (j-cli's skipped and total time) where it keeps any."""
-        state = getattr(hook, "state", "ready")
-        stats: HookStats = getattr(hook, "stats", HookStats())
-        pid = getattr(hook, "pid", None)
-        median = stats.median_ms
-        trouble = state in ("failed", "exited") or stats.failures > 0
-        spec = hook.spec
-        label = (
-            f"{hook.name} · {spec.event}"
-            if shared_name and isinstance(spec, CommandHookSpec)
-            else hook.name
-        )
-        metrics = getattr(hook, "metrics", None)
+        and j-cli's own counters (skipped, total time) where that host keeps them."""
+        median = row.median_ms
+        trouble = row.state in ("failed", "exited") or row.failures > 0
+        label = f"{row.name} · {row.event}" if shared_name and row.event else row.name
+        jcli = (row.host or getattr(spec, "host", "")) == JCLI and bool(row.event)
         return (
             shown(label, "bold red" if trouble else "bold"),
-            shown(state, STATE_STYLE.get(state, "")),
-            Text(str(pid) if pid else "-", style="dim"),
-            shown(
-                spec.event
-                if isinstance(spec, CommandHookSpec)
-                else ",".join(spec.modes) or spec.kind
-            ),
-            shown(spec.level if isinstance(spec, CommandHookSpec) else str(spec.priority)),
-            Text(str(metrics.executions if metrics else stats.calls)),
-            Text(str(stats.failures), style="red" if stats.failures else ""),
+            shown(row.state or "-", STATE_STYLE.get(row.state, "")),
+            Text(str(row.pid) if row.pid else "-", style="dim"),
+            shown(row.event or _modes(row, spec)),
+            shown(_priority(spec)),
+            Text(str(row.calls)),
+            Text(str(row.failures), style="red" if row.failures else ""),
             Text(f"{median:.1f} ms" if median is not None else "-"),
-            Text(str(stats.restarts), style="yellow" if stats.restarts else ""),
-            Text(_clock(self._reloaded.get(hook.name)), style="dim"),
-            Text(str(metrics.skipped) if metrics else "-"),
-            Text(f"{metrics.total_duration_ms:.0f} ms" if metrics else "-"),
+            Text(str(row.restarts), style="yellow" if row.restarts else ""),
+            Text(_clock(reloaded), style="dim"),
+            Text(str(row.skipped) if jcli else "-"),
+            Text(f"{row.total_ms:.0f} ms" if jcli else "-"),
         )
 
 
-def _relay_row(state: Lifecycle) -> tuple[Text, ...]:
+def _relay_row(relay: HookRow) -> tuple[Text, ...]:
     """A live agent behind `hook-inspector relay`: not a hook of ours, but a source to watch."""
-    style = "green" if state.state == "connected" else "dim"
-    cells = [shown(f"relay:{state.hook}", "bold"), shown(state.state, style)]
-    cells.append(Text(str(state.pid) if state.pid else "-", style="dim"))
-    return (*cells, *(Text("") for _ in COLUMNS[3:]))
+    median = relay.median_ms
+    cells = (
+        shown(f"relay:{relay.name}", "bold"),
+        shown(relay.state or "-", STATE_STYLE.get(relay.state, "dim")),
+        Text(str(relay.pid) if relay.pid else "-", style="dim"),
+        shown(",".join(relay.modes)),
+        Text(""),
+        Text(str(relay.calls) if relay.calls else ""),
+        Text(str(relay.failures) if relay.failures else "", style="red"),
+        Text(f"{median:.1f} ms" if median is not None else ""),
+    )
+    return (*cells, *(Text("") for _ in COLUMNS[len(cells) :]))
+
+
+def _key_of(spec: Spec) -> tuple[str, str]:
+    return (spec.name, spec.event if isinstance(spec, CommandHookSpec) else "")
+
+
+def _unseen(key: tuple[str, str], spec: Spec | None) -> HookRow:
+    """A configured hook with no record yet."""
+    name, event = key
+    if isinstance(spec, CommandHookSpec):
+        return HookRow.command(name, event, spec.host)
+    return HookRow(name)
+
+
+def _modes(row: HookRow, spec: Spec | None) -> str:
+    """What the hook announced in its hello; else (a manual hook sends none) what its config
+    asks for."""
+    if row.modes:
+        return ",".join(row.modes)
+    if isinstance(spec, HookSpec):
+        return ",".join(spec.modes) or spec.kind
+    return ""
+
+
+def _priority(spec: Spec | None) -> str:
+    if spec is None:
+        return ""
+    return spec.level if isinstance(spec, CommandHookSpec) else str(spec.priority)
 
 
 def _clock(ts: float | None) -> str:
     return time.strftime("%H:%M:%S", time.localtime(ts)) if ts else "-"
-
-
-def _order(hook: Hook | CommandHook) -> tuple[int, str]:
-    return (hook.spec.priority, hook.name)

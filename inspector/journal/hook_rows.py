@@ -1,0 +1,208 @@
+"""One row per hook, folded from the journal one record at a time: the hooks panel's content,
+the same live and when a saved session is opened later.
+
+Lifecycle records give a hook's state, pid and restarts; its exchanges give calls, failures and
+latency (and PicoClaw's hello request the modes it announced); reloads say when it was last
+(re)started from a saved config or script; j-cli's chain decisions say when it was skipped.
+A live agent behind `hook-inspector relay` is a row too: its relay's lifecycle and the calls it
+relayed (source `relay:<label>`)."""
+
+from __future__ import annotations
+
+import statistics
+from bisect import insort
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.journal.journal import Journal
+from inspector.journal.jsonl import UNFINISHED
+from inspector.journal.records import STATUS_OK, Decision, Exchange, Lifecycle, Record, Reload
+from inspector.protocol.stages import HELLO
+
+LATENCY_WINDOW = 200  # the median is over a hook's latest successful calls (by seq)
+RELAY_STATES = frozenset({"connected", "disconnected", "refused"})  # a relay's, never a hook's
+RELAY_SOURCE = "relay:"
+# j-cli: the status a chain decision gives a hook it did not run (disabled, or its filter did not
+# match), and the action of the exchange recorded for a filter that can never match.
+SKIPPED = "skipped"
+COMMAND_STATE = "ready"  # a command hook runs nothing between calls: it is always ready
+STARTING, STOPPING, STOPPED, RESTARTING = "starting", "stopping", "stopped", "restarting"
+
+
+@dataclass(slots=True)
+class HookRow:
+    """A hook (`event` set for a command hook: one row per event it runs for) or a relay."""
+
+    name: str
+    event: str = ""
+    relay: bool = False
+    host: str = ""
+    state: str = ""
+    pid: int | None = None
+    modes: tuple[str, ...] = ()  # announced in hook.hello
+    calls: int = 0
+    failures: int = 0
+    restarts: int = 0
+    skipped: int = 0
+    total_ms: float = 0.0
+    # the latest successful calls as (seq, ms), oldest first; twice the window is kept so an
+    # answer judged a failure after it was counted leaves the window as a saved session has it
+    latencies: list[tuple[int, float]] = field(default_factory=list)
+    # processes a reload replaced or removed whose stop is still to come (a manual hook's carry
+    # no pid to tell them from the new one's)
+    retiring: int = 0
+
+    @classmethod
+    def command(cls, name: str, event: str, host: str = "") -> HookRow:
+        return cls(name, event, host=host, state=COMMAND_STATE)
+
+    @property
+    def median_ms(self) -> float | None:
+        recent = self.latencies[-LATENCY_WINDOW:]
+        return statistics.median(ms for _seq, ms in recent) if recent else None
+
+    def tally(self, seq: int, ok: bool, ms: float | None, sign: int) -> None:
+        """Count one finished call in (sign 1) or take it back out (sign -1)."""
+        self.calls += sign
+        self.failures += 0 if ok else sign
+        self.total_ms += sign * (ms or 0.0)
+        if not ok or ms is None:
+            return
+        if sign < 0:
+            if (seq, ms) in self.latencies:
+                self.latencies.remove((seq, ms))
+        elif len(self.latencies) < 2 * LATENCY_WINDOW:
+            insort(self.latencies, (seq, ms))
+        elif seq > self.latencies[0][0]:
+            insort(self.latencies, (seq, ms))
+            del self.latencies[0]
+
+
+class HookRows:
+    """Follows a journal: every record is folded in once, as it arrives (records already in the
+    journal first), so a refresh costs the rows, never the journal. `version` changes whenever
+    a row may have."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.version = 0
+        self._hooks: dict[tuple[str, str], HookRow] = {}  # (name, event) -> row
+        self._relays: dict[str, HookRow] = {}  # relay label -> row
+        self._counted: dict[int, tuple[HookRow, bool, float | None]] = {}  # exchange seq -> tally
+        self._reloaded: dict[str, float] = {}  # hook name -> when a reload last (re)started it
+        self._removed: set[str] = set()  # hooks a reload removed (until one adds them again)
+        self._folds: dict[type[Record], Callable[[Any, bool], None]] = {
+            Exchange: self._exchange,
+            Lifecycle: self._lifecycle,
+            Reload: self._reload,
+            Decision: self._decision,
+        }
+        for record in journal.records:
+            self.fold(record, True)
+        self._unsubscribe = journal.subscribe(self.fold)
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+    def hooks(self) -> list[HookRow]:
+        """The hooks in the order they first appeared, less those a reload removed."""
+        return [row for row in self._hooks.values() if row.name not in self._removed]
+
+    def relays(self) -> list[HookRow]:
+        return list(self._relays.values())
+
+    def reloaded_at(self, name: str) -> float | None:
+        return self._reloaded.get(name)
+
+    def fold(self, record: Record, new: bool) -> None:
+        folder = self._folds.get(type(record))
+        if folder is not None:
+            folder(record, new)
+            self.version += 1
+
+    # ---- per record type ---------------------------------------------------------------------
+
+    def _exchange(self, exchange: Exchange, new: bool) -> None:
+        if exchange.source == RELAY_SOURCE + exchange.hook:
+            row = self._relay(exchange.hook)
+        elif exchange.by_command:
+            row = self._command(exchange.hook, exchange.method, exchange.host)
+        else:
+            row = self._hook(exchange.hook, exchange.host)
+        if new and exchange.method == HELLO:
+            row.modes = _announced_modes(exchange.params)
+        before = self._counted.pop(exchange.seq, None)
+        finished = exchange.status not in UNFINISHED and exchange.action != SKIPPED
+        tally = (exchange.status == STATUS_OK, exchange.duration_ms)
+        if before is not None and finished and before[1:] == tally:
+            self._counted[exchange.seq] = before
+            return
+        if before is not None:
+            before[0].tally(exchange.seq, before[1], before[2], -1)
+        if finished:
+            row.tally(exchange.seq, *tally, 1)
+            self._counted[exchange.seq] = (row, *tally)
+
+    def _lifecycle(self, record: Lifecycle, new: bool) -> None:
+        if record.state in RELAY_STATES:
+            relay = self._relay(record.hook)
+            relay.state, relay.pid = record.state, record.pid
+            return
+        row = self._hook(record.hook, record.host)
+        if record.state == STARTING:
+            row.pid = record.pid
+        elif row.retiring and record.state in (STOPPING, STOPPED):
+            if record.state == STOPPED:
+                row.retiring -= 1
+            return
+        elif None not in (record.pid, row.pid) and record.pid != row.pid:
+            return  # a process of this hook that a newer one replaced
+        if record.state == RESTARTING:
+            row.restarts += 1
+        row.state = record.state
+        row.pid = record.pid if record.pid is not None else row.pid
+
+    def _reload(self, record: Reload, new: bool) -> None:
+        if record.error or not new:
+            return
+        for name in record.added + record.restarted:
+            self._reloaded[name] = record.ts
+        self._removed.difference_update(record.added)
+        self._removed.update(record.removed)
+        for name in record.restarted + record.removed:
+            row = self._hooks.get((name, ""))
+            if row is not None:
+                row.retiring += 1
+
+    def _decision(self, record: Decision, new: bool) -> None:
+        if not new:
+            return
+        for entry in record.chain:
+            name = entry.get("hook")
+            if entry.get("status") == SKIPPED and isinstance(name, str):
+                self._command(name, record.stage, record.host).skipped += 1
+
+    # ---- rows ----------------------------------------------------------------------------------
+
+    def _hook(self, name: str, host: str) -> HookRow:
+        row = self._hooks.get((name, ""))
+        if row is None:
+            row = self._hooks[name, ""] = HookRow(name, host=host)
+        return row
+
+    def _command(self, name: str, event: str, host: str) -> HookRow:
+        row = self._hooks.get((name, event))
+        if row is None:
+            row = self._hooks[name, event] = HookRow.command(name, event, host)
+        return row
+
+    def _relay(self, label: str) -> HookRow:
+        row = self._relays.get(label)
+        if row is None:
+            row = self._relays[label] = HookRow(label, relay=True)
+        return row
+
+
+def _announced_modes(params: Any) -> tuple[str, ...]:
+    modes = params.get("modes", []) if isinstance(params, dict) else []
+    return tuple(mode for mode in modes if isinstance(mode, str)) if isinstance(modes, list) else ()
