@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.command import CommandRun, run_command
-from inspector.hooks.stats import HookStats
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_ERROR,
@@ -21,15 +20,6 @@ from inspector.journal.records import (
 )
 
 READY = "ready"
-
-
-class HostMetrics(Protocol):
-    """Counters a host keeps per hook (j-cli's executions, successes, failures, skipped)."""
-
-    executions: int
-    failures: int
-    skipped: int
-    total_duration_ms: float
 
 
 class CommandHook:
@@ -51,8 +41,6 @@ class CommandHook:
         self.env = dict(env or {})
         self.state = READY  # nothing runs between calls, so a command hook is always ready
         self.pid: int | None = None
-        self.stats = HookStats()
-        self.metrics: HostMetrics | None = None  # the host's own counters, where it keeps any
 
     @property
     def name(self) -> str:
@@ -125,7 +113,6 @@ class CommandHook:
         exchange.exit_code = run.exit_code
         exchange.duration_ms = run.duration_ms
         exchange.status, exchange.error = _status(run)
-        self.stats.record(exchange)
         self.journal.update(exchange)
         return exchange, run
 

@@ -18,7 +18,6 @@ from inspector.hooks.approvals import (
     Resolution,
 )
 from inspector.hooks.severity import severity_of
-from inspector.hooks.stats import HookStats
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -51,7 +50,6 @@ class ManualHook:
         self.journal = journal
         self.approvals = approvals
         self.state = STOPPED
-        self.stats = HookStats()
 
     @property
     def name(self) -> str:
@@ -150,7 +148,6 @@ class ManualHook:
         exchange.duration_ms = round((time.perf_counter() - started) * 1000, 3)
         exchange.status = status
         exchange.error = error
-        self.stats.record(exchange)
         self.journal.update(exchange)
 
     def _record_decision(

@@ -140,9 +140,6 @@ class JcliChain:
         self.metrics: dict[str, HookMetrics] = {
             spec.name: by_label.setdefault(metrics_label(spec), HookMetrics()) for spec in specs
         }
-        for hooks in self.hooks.values():
-            for hook in hooks:
-                hook.metrics = self.metrics[hook.spec.name]
         self._warnings: dict[str, list[Finding]] = {}
         for warning in warnings:
             if warning.hook is not None:
