@@ -13,7 +13,6 @@ from typing import Any
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.pipes import HookChild, start_child
-from inspector.hooks.stats import HookStats
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -74,7 +73,6 @@ class ProcessHook:
         self.restart_enabled = restart
         self.state = STOPPED
         self.pid: int | None = None
-        self.stats = HookStats()
         self._proc: asyncio.subprocess.Process | None = None
         self._child: HookChild | None = None
         self._run = _Run()
@@ -196,7 +194,6 @@ class ProcessHook:
         self._fail_pending(STATUS_EXITED, reason)
         if self._stopping or proc is not self._proc:
             return
-        self.stats.crashes += 1
         self._set_state(EXITED, detail=reason, exit_code=code, picoclaw=NO_RESTART_NOTE)
         restarting = self._restart_task is not None and not self._restart_task.done()
         if self.restart_enabled and not restarting:  # a crash at hello: that loop goes on
@@ -215,7 +212,6 @@ class ProcessHook:
             await asyncio.sleep(delay)
             if self._stopping:
                 return
-            self.stats.restarts += 1
             if await self.start():
                 return
 
@@ -369,7 +365,6 @@ class ProcessHook:
         exchange.duration_ms = round((time.perf_counter() - started) * 1000, 3)
         exchange.status = status
         exchange.error = error
-        self.stats.record(exchange)
         self.journal.update(exchange)
 
     def _not_sent(
@@ -397,7 +392,6 @@ class ProcessHook:
             for key, value in fields.items():
                 setattr(exchange, key, value)
             self.journal.update(exchange)
-        self.stats.record(exchange)
         return exchange
 
     def _fail_pending(self, status: str, reason: str) -> None:
