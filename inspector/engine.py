@@ -16,7 +16,7 @@ from inspector.hooks.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Exchange, Reload
-from inspector.pipeline.answers import host_reading
+from inspector.pipeline.answers import settle_answer
 from inspector.pipeline.claude_outcome import EventOutcome
 from inspector.pipeline.command_hosts import CommandHost, command_hooks, command_host
 from inspector.pipeline.gate import Gate, GatedCommandHook, GatedHook, Held, Predicate
@@ -200,7 +200,7 @@ class Engine:
         )
         stage = STAGE_FOR_METHOD.get(method)
         if stage is not None and isinstance(params, dict):
-            exchange.action = host_reading(stage, exchange, params)
+            settle_answer(stage, exchange, params)
             self.journal.update(exchange)
         return exchange
 

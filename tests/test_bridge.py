@@ -51,7 +51,16 @@ from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import METHOD_FOR_STAGE, RESULT_KEY
 from inspector.relay import wire
 
-META = {"AgentID": "main", "TurnID": "turn-1", "SessionKey": "agent:main:main", "Iteration": 1}
+# PicoClaw always writes every HookMeta field (it has no omitempty)
+META = {
+    "AgentID": "main",
+    "TurnID": "turn-1",
+    "ParentTurnID": "",
+    "SessionKey": "agent:main:main",
+    "Iteration": 1,
+    "TracePath": "",
+    "Source": "",
+}
 TOOL_RESULT = {"for_llm": "ok", "silent": False, "is_error": False, "async": False}
 PARAMS: dict[str, dict[str, Any]] = {
     "before_llm": {
@@ -374,8 +383,9 @@ async def test_a_held_request_is_forwarded_edited_or_dropped_by_hand(
         dropped_call = asyncio.create_task(agent.call("hook.before_tool", PARAMS["before_tool"]))
         await wait_for(lambda: len(engine.held) == 1)
         assert engine.drop(engine.held[0].seq)
-        # the hook never saw it: PicoClaw skips a hook that does not answer
-        assert (await dropped_call).result == {"action": "continue", "call": PARAMS["before_tool"]}
+        # the hook never saw it: PicoClaw skips a hook that does not answer; nothing changed, so
+        # the object is not sent back
+        assert (await dropped_call).result == {"action": "continue"}
 
 
 @bounded(30)
@@ -506,7 +516,7 @@ async def test_two_agents_at_once_are_labelled_apart(socket_path: Path, agents: 
         await wait_for(lambda: len(engine.approvals.pending) == 1)
         # the first agent is not held up by the second one's pending approval
         tool = await first.call("hook.before_tool", PARAMS["before_tool"])
-        assert tool.result == {"action": "continue", "call": PARAMS["before_tool"]}
+        assert tool.result == {"action": "continue"}  # an echo changes nothing
         engine.approvals.decide(engine.approvals.pending[0].id, Verdict("allow_once"))
         assert (await waiting).result["approved"] is True
 
@@ -555,7 +565,7 @@ async def test_the_inspector_stopping_mid_call_still_answers_the_agent(
 
 
 @bounded(30)
-async def test_a_lone_surrogate_in_an_answer_reaches_the_agent_as_its_escape(
+async def test_a_lone_surrogate_in_an_answer_reaches_the_agent_as_go_reads_it(
     socket_path: Path,
 ) -> None:
     patch = {"arguments": {"command": "a\ud800b"}}
@@ -569,8 +579,8 @@ async def test_a_lone_surrogate_in_an_answer_reaches_the_agent_as_its_escape(
         stand_in.request(2, "hook.before_tool", PARAMS["before_tool"])
         second = await stand_in.answer()  # the session survived the first answer
         await stand_in.close()
-    for answer in (first, second):
-        assert answer["result"]["call"]["arguments"]["command"] == "a\ud800b"
+    for answer in (first, second):  # Go decodes the escaped lone surrogate to U+FFFD
+        assert answer["result"]["call"]["arguments"]["command"] == "a\ufffdb"
 
 
 @bounded(30)
@@ -672,7 +682,7 @@ async def test_bad_lines_are_recorded_and_the_relay_is_still_served(socket_path:
     assert len(huge) > 64 * 1024
     assert answers[4]["result"] == {"action": "continue"}  # at once: no use waiting for it
     assert answers[5]["error"] == {"code": -32601, "message": "method not found"}
-    assert answers[6]["result"] == {"action": "continue", "call": PARAMS["before_tool"]}
+    assert answers[6]["result"] == {"action": "continue"}
     assert other_answer["result"]["action"] == "continue"
     noise = [(n.hook, [f.code for f in n.findings]) for n in engine.journal.of_type(Noise)]
     assert noise == [
@@ -853,7 +863,7 @@ async def test_the_real_relay_over_tcp_with_its_token_file(tmp_path: Path) -> No
             await agent.close(wait_s=1.0)
             await listener.close()
 
-    assert call.result == {"action": "continue", "call": PARAMS["before_tool"]}
+    assert call.result == {"action": "continue"}
     assert lifecycle(engine, "remote")[0][1].startswith("via 127.0.0.1:")
 
 
@@ -973,3 +983,55 @@ def test_serve_on_tcp_needs_a_token_file() -> None:
         timeout=30,
     )
     assert done.returncode == 2 and "--listen needs --token-file" in done.stderr
+
+
+# ---- answers PicoClaw can read -----------------------------------------------------------
+
+BIG_CONVERSATION = {
+    **PARAMS["before_llm"],
+    "messages": [
+        {"role": "system", "content": "be nice"},
+        {"role": "user", "content": "x" * 1_100_000},
+    ],
+}
+
+
+@bounded(60)
+async def test_a_big_conversation_left_unchanged_keeps_later_approvals_working(
+    socket_path: Path, agents: StartAgent
+) -> None:
+    llm = scripted("llm", {"before_llm": {"echo": "continue"}}, intercept=("before_llm",))
+    approver = scripted("approver", {}, intercept=("approve_tool",))
+    async with running_inspector(llm, approver, socket_path=socket_path) as (_engine, _listener):
+        agent = await agents("picoclaw")
+        llm_call = await agent.call("hook.before_llm", BIG_CONVERSATION)
+        approval = await agent.call("hook.approve_tool", PARAMS["approve_tool"])
+    assert len(llm_call.request) > 1024 * 1024
+    # nothing changed, so nothing is echoed: a 1.1 MB echo would stop PicoClaw's reader for good
+    assert llm_call.result == {"action": "continue"}
+    assert not agent.reader_dead
+    assert approval.result == {"approved": True, "reason": ""}
+
+
+@bounded(60)
+async def test_a_chain_answer_over_1_mib_becomes_the_fallback_with_a_finding(
+    socket_path: Path, agents: StartAgent
+) -> None:
+    patch = {"model": "m2"}
+    llm = scripted(
+        "llm", {"before_llm": {"echo": "modify", "patch": patch}}, intercept=("before_llm",)
+    )
+    approver = scripted("approver", {}, intercept=("approve_tool",))
+    async with running_inspector(llm, approver, socket_path=socket_path) as (engine, _listener):
+        agent = await agents("picoclaw")
+        llm_call = await agent.call("hook.before_llm", BIG_CONVERSATION)
+        approval = await agent.call("hook.approve_tool", PARAMS["approve_tool"])
+    assert llm_call.result == {"action": "continue"}
+    assert not agent.reader_dead
+    assert approval.result == {"approved": True, "reason": ""}
+    relayed = next(e for e in relay_exchanges(engine, "picoclaw") if e.method == "hook.before_llm")
+    (finding,) = [f for f in relayed.findings if f.code == "answer-too-long"]
+    assert "over PicoClaw's 1,048,576" in finding.message
+    # the journal keeps what the chain decided: the hook's answer, whole
+    (hooked,) = [e for e in engine.journal.exchanges() if e.hook == "llm" and e.rpc_id == 2]
+    assert hooked.action == "modify" and hooked.response["result"]["request"]["model"] == "m2"

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from inspector.hosts.picoclaw import line_findings
+from inspector.hosts.picoclaw.decode import decode_answer, hello_findings, read_line, typed_params
 from inspector.journal.records import Finding
-from inspector.protocol import findings, jsonrpc, templates
+from inspector.protocol import findings, templates
+from inspector.protocol.stages import STAGE_FOR_METHOD
 
 JSON = dict[str, Any]
 NO_RESULT = object()  # a response message without a result key
@@ -26,10 +30,19 @@ def message(result: Any) -> JSON:
     return msg
 
 
+def answer_findings(method: str, answer: JSON) -> list[Finding]:
+    """What the inspector says about `answer` to a `method` call of the template params: read by
+    PicoClaw's decoder, as the pipeline reads every answer."""
+    line = read_line(json.dumps(answer).encode())
+    if method == "hook.hello":
+        return hello_findings(line, "h")
+    stage = STAGE_FOR_METHOD[method]
+    return decode_answer(stage, line, typed_params(stage, params(method)), "h").findings
+
+
 def check(method: str, result: Any, *, duration_ms: float = 3.0, timeout_ms: float = 5000) -> list:
-    return findings.check_answer(
-        method, params(method), message(result), duration_ms=duration_ms, timeout_ms=timeout_ms
-    )
+    slow = findings.slow_answer(method, duration_ms, timeout_ms)
+    return answer_findings(method, message(result)) + slow
 
 
 def codes(found: list[Finding]) -> list[str]:
@@ -208,7 +221,7 @@ def test_rpc_error_consequence_depends_on_the_method() -> None:
     error = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "method not found"}}
     severities = {}
     for method in ("hook.hello", "hook.before_tool", "hook.approve_tool"):
-        found = findings.check_answer(method, params(method), error, duration_ms=1, timeout_ms=5000)
+        found = answer_findings(method, error)
         assert codes(found) == ["rpc-error"]
         assert "-32601 method not found" in found[0].message
         severities[method] = found[0].severity
@@ -218,9 +231,7 @@ def test_rpc_error_consequence_depends_on_the_method() -> None:
         "hook.before_tool": "info",
         "hook.approve_tool": "warning",
     }
-    deny = findings.check_answer("hook.approve_tool", None, error, duration_ms=1, timeout_ms=60000)[
-        0
-    ]
+    [deny] = answer_findings("hook.approve_tool", error)
     assert "denies" in deny.picoclaw
 
 
@@ -285,9 +296,9 @@ LINE_CHECKS: list[tuple[str, Callable[[], list[Finding]]]] = [
     ("unknown-id", lambda: findings.unknown_id(99)),
     ("late-answer", lambda: findings.late_answer(3, 17)),
     ("duplicate-id", lambda: findings.duplicate_id(3)),
-    ("bad-id", lambda: findings.non_integer_id("1")),
     ("no-id", findings.missing_id),
     ("hook-initiated-request", lambda: findings.hook_initiated_request("host.log")),
+    ("invalid-utf8", lambda: line_findings.invalid_utf8(read_line(b'{"id":1,"result":"\xe9"}'))),
 ]
 
 
@@ -313,13 +324,12 @@ DECODED_LINES = [
 
 
 @pytest.mark.parametrize(("line", "code"), DECODED_LINES)
-def test_decode_findings_maps_every_decoder_problem(line: bytes, code: str) -> None:
-    assert codes(findings.decode_findings(jsonrpc.decode(line))) == [code]
+def test_every_line_the_reader_does_not_take_has_its_finding(line: bytes, code: str) -> None:
+    assert codes(line_findings.unread(read_line(line))) == [code]
 
 
-def test_decode_findings_is_silent_for_a_response() -> None:
-    line = b'{"jsonrpc":"2.0","id":1,"result":{}}'
-    assert findings.decode_findings(jsonrpc.decode(line)) == []
+def test_an_answer_line_is_taken() -> None:
+    assert read_line(b'{"jsonrpc":"2.0","id":1,"result":{}}').kind == "answer"
 
 
 def test_oversized_line_counts_the_newline() -> None:
@@ -332,11 +342,11 @@ def test_oversized_line_counts_the_newline() -> None:
 def all_fired() -> list[Finding]:
     fired = [finding for _, build in LINE_CHECKS for finding in build()]
     for line, _ in DECODED_LINES:
-        fired += findings.decode_findings(jsonrpc.decode(line))
+        fired += line_findings.unread(read_line(line))
     for _, method, result in BAD_ANSWERS:
-        fired += check(method, copy.deepcopy(result))
+        fired += check(method, result if result is NO_RESULT else copy.deepcopy(result))
     error = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x"}}
-    fired += findings.check_answer("hook.after_llm", None, error, duration_ms=1, timeout_ms=5000)
+    fired += answer_findings("hook.after_llm", error)
     fired += check("hook.before_tool", {}, duration_ms=4900)
     return fired
 
@@ -349,6 +359,7 @@ BRIDGE_CODES = {  # emitted by inspector.bridge, and fired in tests/test_bridge.
     "relay-not-a-request",
     "relay-unknown-notification",
     "relay-line-too-long",
+    "answer-too-long",
 }
 
 
@@ -369,11 +380,3 @@ def test_codes_are_kebab_case_with_complete_entries() -> None:
         assert code == code.lower() and " " not in code and "_" not in code
         assert info.severity in ("error", "warning", "info")
         assert info.title and info.picoclaw
-
-
-@pytest.mark.parametrize("line", [line for line, _ in DECODED_LINES])
-def test_every_decoder_code_is_in_codes(line: bytes) -> None:
-    incoming = jsonrpc.decode(line)
-    assert incoming.code in findings.CODES
-    expected = "hook-initiated-request" if b"method" in line else incoming.code
-    assert codes(findings.decode_findings(incoming)) == [expected]

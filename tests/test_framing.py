@@ -1,5 +1,7 @@
 import pytest
 
+from inspector.hosts.picoclaw import line_findings
+from inspector.hosts.picoclaw.decode import read_line
 from inspector.protocol import jsonrpc
 from inspector.protocol.framing import PICOCLAW_MAX_LINE, LineSplitter
 
@@ -63,21 +65,23 @@ def test_notifications_carry_no_id() -> None:
 @pytest.mark.parametrize(
     ("line", "kind", "code"),
     [
-        (b'{"jsonrpc":"2.0","id":3,"result":{}}', "response", ""),
-        (b"hello from print()", "invalid", "stdout-not-json"),
-        (b"\xff\xfe", "invalid", "stdout-not-json"),
-        (b"[1,2]", "invalid", "not-object"),
-        (b'{"id":"3","result":{}}', "invalid", "bad-id"),
-        (b'{"id":3.5,"result":{}}', "invalid", "bad-id"),
-        (b'{"id":-1,"result":{}}', "invalid", "bad-id"),
-        (b'{"id":true,"result":{}}', "invalid", "bad-id"),
-        (b'{"id":0,"result":{}}', "ignored", "no-id"),
-        (b'{"jsonrpc":"2.0","method":"hook.log","params":{}}', "ignored", "no-id"),
-        (b'{"id":4,"error":"boom"}', "invalid", "bad-error"),
+        (b'{"jsonrpc":"2.0","id":3,"result":{}}', "answer", ""),
+        (b'{"jsonrpc":"2.0","ID":3,"Result":{}}', "answer", ""),  # Go folds key case
+        (b'{"id":3,"result":{"reason":"caf\xe9"}}', "answer", ""),  # bad bytes become U+FFFD
+        (b"hello from print()", "undecodable", "stdout-not-json"),
+        (b"\xff\xfe", "undecodable", "stdout-not-json"),
+        (b"[1,2]", "undecodable", "not-object"),
+        (b'{"id":"3","result":{}}', "undecodable", "bad-id"),
+        (b'{"id":3.5,"result":{}}', "undecodable", "bad-id"),
+        (b'{"id":-1,"result":{}}', "undecodable", "bad-id"),
+        (b'{"id":true,"result":{}}', "undecodable", "bad-id"),
+        (b'{"id":0,"result":{}}', "no-id", "no-id"),
+        (b'{"jsonrpc":"2.0","method":"hook.log","params":{}}', "no-id", "hook-initiated-request"),
+        (b'{"id":4,"error":"boom"}', "undecodable", "bad-error"),
     ],
 )
-def test_decode_classifies_lines_as_picoclaws_reader_would(
-    line: bytes, kind: str, code: str
-) -> None:
-    incoming = jsonrpc.decode(line)
-    assert (incoming.kind, incoming.code) == (kind, code)
+def test_lines_are_classified_as_picoclaws_reader_would(line: bytes, kind: str, code: str) -> None:
+    read = read_line(line)
+    assert read.kind == kind
+    if kind != "answer":
+        assert [f.code for f in line_findings.unread(read)] == [code]

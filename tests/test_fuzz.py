@@ -17,7 +17,11 @@ from hypothesis import strategies as st
 from inspector.config import Config, load_config
 from inspector.config.errors import ConfigError
 from inspector.drivers.scenario import Scenario, parse_scenario
-from inspector.protocol import jsonrpc
+from inspector.hosts.picoclaw import line_findings
+from inspector.hosts.picoclaw.decode import read_line
+from inspector.hosts.picoclaw.go_decode import fold
+from inspector.hosts.picoclaw.outcome import RpcLine
+from inspector.protocol.findings import CODES
 from inspector.protocol.framing import Line, LineSplitter
 
 QUICK = settings(max_examples=150, deadline=None)
@@ -74,15 +78,14 @@ def test_a_keep_limit_cuts_lines_short_but_still_finds_every_end(
     ]
 
 
-def check_incoming(incoming: jsonrpc.Incoming) -> None:
-    assert incoming.kind in ("response", "ignored", "invalid")
-    if incoming.kind == "response":
-        assert isinstance(incoming.message, dict)
-        assert isinstance(incoming.rpc_id, int) and 0 < incoming.rpc_id < UINT64_END
-    elif incoming.kind == "ignored":
-        assert isinstance(incoming.message, dict)
-    else:
-        assert incoming.problem and incoming.code
+def check_read(read: RpcLine) -> None:
+    assert read.kind in ("answer", "no-id", "undecodable")
+    if read.kind == "answer":
+        assert isinstance(read.rpc_id, int) and 0 < read.rpc_id < UINT64_END
+    elif read.kind == "undecodable":
+        assert read.problem
+    if read.kind != "answer":
+        assert [finding.code in CODES for finding in line_findings.unread(read)] == [True]
 
 
 JSON_SCALARS = (
@@ -115,7 +118,7 @@ JSONISH_LINES = st.one_of(
 def test_decode_classifies_every_line_and_never_raises(lines: list[bytes], cuts: list[int]) -> None:
     stream = b"\n".join(lines)
     for line in split_lines(chunked(stream, cuts)):
-        check_incoming(jsonrpc.decode(line.data))
+        check_read(read_line(line.data))
 
 
 RPC_ERRORS = st.fixed_dictionaries({"code": st.integers(-33000, 0), "message": st.text(max_size=8)})
@@ -127,8 +130,12 @@ RESPONSES = st.builds(
         st.builds(lambda error: {"error": error}, RPC_ERRORS),
         st.just({}),
     ),
-    st.dictionaries(st.text(max_size=4), JSON_VALUES, max_size=2),
+    # other keys, none that Go would take for a member of the message (it folds key case)
+    st.dictionaries(
+        st.text(max_size=4).filter(lambda key: fold(key) not in RPC_KEYS), JSON_VALUES, max_size=2
+    ),
 )
+RPC_KEYS = {fold(key) for key in ("jsonrpc", "id", "method", "params", "result", "error")}
 
 
 @QUICK
@@ -143,11 +150,11 @@ def test_well_formed_responses_are_responses_with_their_id_whatever_the_chunking
     stream = b"".join(
         json.dumps(response, ensure_ascii=ascii_only).encode() + b"\n" for response in responses
     )
-    decoded = [jsonrpc.decode(line.data) for line in split_lines(chunked(stream, cuts))]
-    assert [(incoming.kind, incoming.rpc_id) for incoming in decoded] == [
-        ("response", response["id"]) for response in responses
+    read = [read_line(line.data) for line in split_lines(chunked(stream, cuts))]
+    assert [(line.kind, line.rpc_id) for line in read] == [
+        ("answer", response["id"]) for response in responses
     ]
-    assert [incoming.message for incoming in decoded] == responses
+    assert [line.error for line in read] == [response.get("error") for response in responses]
 
 
 # ---- config and scenario files -------------------------------------------------------------

@@ -15,8 +15,17 @@ from inspector.hooks.approvals import Verdict
 from inspector.journal.records import Decision, Exchange
 from inspector.pipeline.gate import STATUS_HELD
 
-CALL = {"meta": {"TurnID": "t1"}, "tool": "exec", "arguments": {"command": "ls"}}
-EDITED = {"meta": {"TurnID": "t1"}, "tool": "exec", "arguments": {"command": "pwd"}}
+META = {
+    "AgentID": "",
+    "TurnID": "t1",
+    "ParentTurnID": "",
+    "SessionKey": "",
+    "Iteration": 0,
+    "TracePath": "",
+    "Source": "",
+}  # every field: PicoClaw writes HookMeta whole
+CALL = {"meta": META, "tool": "exec", "arguments": {"command": "ls"}}
+EDITED = {"meta": META, "tool": "exec", "arguments": {"command": "pwd"}}
 
 
 def recording(name: str, record: Path, script: dict[str, Any] | None = None, **kw: Any) -> HookSpec:

@@ -17,7 +17,15 @@ from inspector.hooks.severity import severity_of
 from inspector.journal.records import Decision, Exchange, Lifecycle
 from inspector.pipeline.results import ApprovalResult
 
-META = {"AgentID": "main", "TurnID": "turn-7", "SessionKey": "agent:main:main", "Iteration": 1}
+META = {  # every field: PicoClaw writes HookMeta whole
+    "AgentID": "main",
+    "TurnID": "turn-7",
+    "ParentTurnID": "",
+    "SessionKey": "agent:main:main",
+    "Iteration": 1,
+    "TracePath": "",
+    "Source": "",
+}
 
 
 def request(command: str = "ls", tool: str = "exec") -> dict[str, Any]:

@@ -12,6 +12,7 @@ from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_para
 from inspector.hosts.picoclaw.go_decode import GoDecodeError, unmarshal
 from inspector.hosts.picoclaw.go_encode import go_float, marshal
 from inspector.hosts.picoclaw.go_syntax import GoSyntaxError, parse
+from inspector.hosts.picoclaw.line_findings import invalid_utf8
 from inspector.hosts.picoclaw.outcome import DENIED
 from inspector.hosts.picoclaw.schemas import BEFORE_TOOL_ANSWER, LLM_HOOK_REQUEST, PARAMS
 from inspector.protocol.stages import RESPOND
@@ -111,4 +112,6 @@ def test_bytes_that_are_not_utf8_are_read_and_reported() -> None:
     raw = b'{"jsonrpc":"2.0","id":2,"result":{"action":"deny_tool","reason":"caf\xe9"}}'
     decoded = _answer("before_tool", None, CALL, raw)
     assert (decoded.taken, decoded.reason) == ("deny_tool", "caf\ufffd")
-    assert [f.code for f in decoded.findings] == ["invalid-utf8"]
+    assert decoded.findings == []  # the bytes are the reader's finding, not the answer's
+    assert [f.code for f in invalid_utf8(read_line(raw))] == ["invalid-utf8"]
+    assert invalid_utf8(read_line(raw.replace(b"\xe9", b"\xc3\xa9"))) == []

@@ -44,8 +44,24 @@ RESULT_KEY = {
 }
 
 
+ZERO_META = {
+    "AgentID": "",
+    "TurnID": "",
+    "ParentTurnID": "",
+    "SessionKey": "",
+    "Iteration": 0,
+    "TracePath": "",
+    "Source": "",
+}
+
+
 def exchanges(engine: Engine) -> list[Exchange]:
     return list(engine.journal.exchanges())[len(engine.hooks) :]  # after the hellos
+
+
+def sent(engine: Engine, index: int = 0) -> Any:
+    """The params the index-th stage call carried: PicoClaw's typed object as it writes it."""
+    return exchanges(engine)[index].params
 
 
 def decisions(engine: Engine) -> list[Decision]:
@@ -90,17 +106,28 @@ async def test_modify_replaces_the_whole_object(stage: str) -> None:
         intercept=(stage,),
     )
     result, engine = await run_stage(stage, spec)
-    expected = dict(replacement)
+    # The object is decoded into PicoClaw's struct: the unknown key is dropped and every field
+    # the hook left out is zero (corpus: flattened/before_tool/call-is-arguments,
+    # flattened/after_tool/result-is-ToolResult, flattened/after_llm/response-is-LLMResponse).
+    expected = {
+        "before_llm": {"meta": ZERO_META, "model": ""},
+        "after_llm": {"meta": ZERO_META, "model": ""},
+        "before_tool": {"meta": ZERO_META, "tool": ""},
+        "after_tool": {"meta": ZERO_META, "tool": "", "duration": 0},
+    }[stage]
     if stage == "before_llm":  # the guard puts back the system message list and the tools
-        expected |= {"messages": LLM_REQUEST["messages"], "tools": LLM_REQUEST["tools"]}
+        expected |= {"messages": sent(engine)["messages"], "tools": sent(engine)["tools"]}
     assert result.value == expected
     assert exchanges(engine)[0].action == "modify"
 
 
 @pytest.mark.parametrize("stage", ["before_llm", "after_llm", "before_tool", "after_tool"])
 async def test_continue_without_an_object_keeps_the_value(stage: str) -> None:
-    result, _ = await run_stage(stage, scripted("c", {}, intercept=(stage,)))
-    assert (result.action, result.value) == ("continue", ENVELOPES[stage])
+    result, engine = await run_stage(stage, scripted("c", {}, intercept=(stage,)))
+    # What goes on is what the hook was sent: PicoClaw's typed object (corpus: baseline cases)
+    assert (result.action, result.value) == ("continue", sent(engine))
+    content = {"before_llm": "messages", "after_llm": "model"}.get(stage, "arguments")
+    assert result.value[content] == ENVELOPES[stage][content]
 
 
 @pytest.mark.parametrize("action", ["abort_turn", "hard_abort"])
@@ -138,11 +165,17 @@ async def test_respond_stops_the_chain_and_carries_the_tool_result() -> None:
 
 
 async def test_respond_without_a_result_falls_through_to_normal_execution() -> None:
-    spec = scripted(
-        "r", {"before_tool": {"result": {"action": "respond"}}}, intercept=("before_tool",)
-    )
+    answer = {"action": "respond", "reason": "cached elsewhere"}
+    spec = scripted("r", {"before_tool": {"result": answer}}, intercept=("before_tool",))
     result, engine = await run_stage("before_tool", spec)
-    assert (result.action, result.hook_result, result.value) == ("respond", None, CALL)
+    # PicoClaw keeps the hook's reason (corpus: respond/without-result)
+    assert (result.action, result.hook_result, result.reason) == (
+        "respond",
+        None,
+        "cached elsewhere",
+    )
+    assert result.value == sent(engine)
+    assert exchanges(engine)[0].action == "respond (no result)"
     assert "respond-without-result" in [f.code for f in exchanges(engine)[0].findings]
 
 
@@ -159,7 +192,8 @@ async def test_deny_tool_stops_the_chain_with_the_call_as_it_came_in() -> None:
     )
     second = scripted("never", {}, intercept=("before_tool",), priority=2)
     result, engine = await run_stage("before_tool", first, second)
-    assert (result.action, result.reason, result.value) == ("deny_tool", "nope", CALL)
+    assert (result.action, result.reason, result.value) == ("deny_tool", "nope", sent(engine))
+    assert result.value["tool"] == CALL["tool"]
     assert len(exchanges(engine)) == 1
 
 
@@ -175,7 +209,8 @@ async def test_an_action_the_stage_does_not_accept_is_discarded_and_the_chain_go
     )
     good = scripted("good", {}, intercept=("after_tool",), priority=2)
     result, engine = await run_stage("after_tool", bad, good)
-    assert result.value == ENVELOPES["after_tool"]
+    assert result.value == sent(engine, 0) == sent(engine, 1)
+    assert result.value["result"] == ENVELOPES["after_tool"]["result"]
     assert [e.action for e in exchanges(engine)] == ["discarded", "continue"]
     assert exchanges(engine)[0].findings  # unknown or not allowed: always said
 
@@ -251,8 +286,9 @@ async def test_before_llm_changes_to_the_system_prompt_or_tools_are_reverted() -
     )
     result, engine = await run_stage("before_llm", spec)
     assert result.value["model"] == "other"
-    assert result.value["messages"] == LLM_REQUEST["messages"]
-    assert result.value["tools"] == LLM_REQUEST["tools"]
+    assert result.value["messages"] == sent(engine)["messages"] == LLM_REQUEST["messages"]
+    assert result.value["tools"] == sent(engine)["tools"]
+    assert [tool["function"]["name"] for tool in result.value["tools"]] == ["exec"]
     found = {f.code for f in exchanges(engine)[0].findings}
     assert {"system-prompt-changed", "tools-changed"} <= found
 

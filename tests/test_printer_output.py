@@ -127,8 +127,8 @@ def test_sigterm_ends_a_run_left_waiting_for_a_stalled_reader(tmp_path: Path) ->
 
 
 def lone_surrogate_config(tmp_path: Path) -> Path:
-    """A hook whose first modify puts a lone surrogate into a tool call, which the hooks after
-    it cannot be sent, and a gate that denies with a reason holding one."""
+    """A hook whose first modify puts a lone surrogate into a tool call, and a gate that denies
+    with a reason holding one."""
     rewrite = {"echo": "modify", "patch": {"arguments": {"command": "ls \ud800"}}}
     rewriter = scripted_hook({"before_tool": [rewrite, {}]}, intercept=["before_tool"])
     gate = scripted_hook(
@@ -148,18 +148,27 @@ def test_a_lone_surrogate_is_printed_and_the_run_goes_on(tmp_path: Path, as_json
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == 0
     records = recorded_lines(journal)
-    unsent = [r for r in records if r["type"] == "exchange" and r["status"] == "not_sent"]
-    assert unsent and all("lone surrogate (U+D800)" in r["error"] for r in unsent)
+    # The answers hold the lone surrogates as the hooks wrote them; PicoClaw's decoder reads each
+    # as U+FFFD, so that is what the next hook is sent and the reason the run goes on with
+    # (PicoClaw corpus: escapes/lone-surrogate-escape).
+    answers = [r for r in records if r["type"] == "exchange" and r["response"]]
+    assert any("\\ud800" in json.dumps(r["response"]) for r in answers)
+    sent_on = [
+        r["request"]["params"]["arguments"]["command"]
+        for r in answers
+        if r["hook"] == "gate" and r["method"] == "hook.before_tool"
+    ]
+    assert "ls \ufffd" in sent_on
     reasons = [r["reason"] for r in records if r["type"] == "decision" and r["by"] == "gate"]
-    assert "bad \ud800 input" in reasons
+    assert "bad \ufffd input" in reasons
     if as_json:
         printed = [json.loads(line) for line in result.stdout.splitlines()]
         assert sorted(r["seq"] for r in printed) == sorted({r["seq"] for r in records})
-        assert any(r.get("reason") == "bad \ud800 input" for r in printed)
+        assert any("\\ud800" in json.dumps(r) for r in printed)
     else:
         rows = [line for line in result.stdout.splitlines() if RECORD_ROW.match(line)]
         assert len(rows) == len({r["seq"] for r in records})
-        assert "bad \\ud800 input" in result.stdout
+        assert "bad \ufffd input" in result.stdout
 
 
 async def test_a_reader_too_far_behind_loses_later_records_and_is_told_how_many(

@@ -1,17 +1,24 @@
 """The JSON-RPC answers a relayed agent gets: a pipeline outcome in the shape PicoClaw decodes.
 
 PicoClaw treats the relay as one process hook, so the whole chain's outcome becomes one hook's
-answer: the value after the chain replaces the agent's object (whole envelopes for after_llm and
-after_tool), a stop (respond, deny_tool, aborts) is passed on with its reason."""
+answer: a changed value replaces the agent's object (whole envelopes for after_llm and
+after_tool), an unchanged one is a bare continue, a stop (respond, deny_tool, aborts) is passed on
+with its reason."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from inspector.bridge.deadline import FALLBACK
+from inspector.hosts.picoclaw.decode import typed_params
+from inspector.hosts.picoclaw.go_types import deep_equal
+from inspector.hosts.picoclaw.plain import plain_params
 from inspector.pipeline.answers import verdict_label
 from inspector.pipeline.results import ApprovalResult, StageResult
-from inspector.protocol.jsonrpc import JSONRPC_VERSION
+from inspector.protocol.finding import Finding
+from inspector.protocol.findings import finding
+from inspector.protocol.framing import PICOCLAW_MAX_LINE
+from inspector.protocol.jsonrpc import JSONRPC_VERSION, go_json
 from inspector.protocol.stages import (
     ABORT_TURN,
     CONTINUE,
@@ -39,11 +46,32 @@ def stage_result(
         return {"action": CONTINUE}  # without a value PicoClaw keeps the object it sent
     if outcome.action in STOPS_WITH_REASON:
         return {"action": outcome.action, "reason": outcome.reason}
-    if outcome.action == RESPOND and outcome.hook_result is not None:
-        return {"action": RESPOND, "result": outcome.hook_result}
-    # continue, or a respond without a result (PicoClaw then runs the tool as the call says)
-    action = CONTINUE if outcome.value == sent else MODIFY
-    return {"action": action, RESULT_KEY[stage]: outcome.value}
+    if outcome.action == RESPOND:
+        # Without a result PicoClaw keeps the reason and runs the call it sent, as it was.
+        answer: dict[str, Any] = {"action": RESPOND, "reason": outcome.reason}
+        if outcome.hook_result is not None:
+            answer["result"] = outcome.hook_result
+        return answer
+    final = typed_params(stage, outcome.value)
+    if deep_equal(final, typed_params(stage, sent)):
+        return {"action": CONTINUE}  # nothing to send back: a big object would only cost
+    return {"action": MODIFY, RESULT_KEY[stage]: plain_params(stage, final)}
+
+
+def stage_reply(
+    rpc_id: Any, stage: str, outcome: StageResult | ApprovalResult, sent: dict[str, Any]
+) -> tuple[dict[str, Any], list[Finding]]:
+    """The whole answer, and why it is the fallback when the chain's answer is a line PicoClaw
+    cannot read: its reader stops for good at 1 MiB, and every later call would time out."""
+    answer = reply(rpc_id, stage_result(stage, outcome, sent))
+    size = len(go_json(answer).encode("utf-8", "backslashreplace")) + 1
+    if size <= PICOCLAW_MAX_LINE:
+        return answer, []
+    message = (
+        f"the chain's answer is a line of {size:,} bytes, over PicoClaw's "
+        f"{PICOCLAW_MAX_LINE:,}; the agent got the fallback, which keeps its object as it was"
+    )
+    return fallback_answer(rpc_id, stage, message), [finding("answer-too-long", message)]
 
 
 def fallback_answer(rpc_id: Any, stage: str | None, reason: str) -> dict[str, Any]:

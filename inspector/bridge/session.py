@@ -235,7 +235,9 @@ class RelaySession:
         )
         if outcome.decided_by == FALLBACK:
             exchange.findings.append(Finding(DEADLINE_CODE, "warning", outcome.reason, NO_ANSWER))
-        return answers.reply(rpc_id, answers.stage_result(stage, outcome, params))
+        answer, found = answers.stage_reply(rpc_id, stage, outcome, params)
+        exchange.findings.extend(found)
+        return answer
 
     def _record_request(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import os
 import signal
 import time
@@ -13,6 +14,11 @@ from typing import Any
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.pipes import HookChild, start_child
+from inspector.hosts.picoclaw import line_findings
+from inspector.hosts.picoclaw.decode import hello_findings, read_message
+from inspector.hosts.picoclaw.go_decode import json_kind
+from inspector.hosts.picoclaw.go_syntax import JsonObject, go_text
+from inspector.hosts.picoclaw.outcome import RpcLine
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -77,7 +83,7 @@ class ProcessHook:
         self._child: HookChild | None = None
         self._run = _Run()
         self._next_id = 0
-        self._pending: dict[int, tuple[asyncio.Future[tuple[dict[str, Any], str]], Exchange]] = {}
+        self._pending: dict[int, tuple[asyncio.Future[_Answered], Exchange]] = {}
         self._finished: dict[int, Exchange] = {}  # answered or timed out, for late/duplicate ids
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
@@ -324,12 +330,10 @@ class ProcessHook:
                 setattr(exchange, key, value)
             exchange.status = STATUS_PENDING
             self.journal.update(exchange)
-        future: asyncio.Future[tuple[dict[str, Any], str]] = (
-            asyncio.get_running_loop().create_future()
-        )
+        future: asyncio.Future[_Answered] = asyncio.get_running_loop().create_future()
         self._pending[rpc_id] = (future, exchange)
         try:
-            answer, raw = await _answer(proc.stdin, future, timeout_s)
+            answered = await _answer(proc.stdin, future, timeout_s)
         except asyncio.TimeoutError:
             reason = f"no answer within {timeout_ms} ms"
             if self._child is not None and self._child.stdout.ended.is_set():
@@ -343,18 +347,15 @@ class ProcessHook:
             self._finish(exchange, started, STATUS_CANCELLED, "the caller gave up")
             raise
         else:
-            exchange.response = answer
-            exchange.raw_response = raw
-            exchange.findings.extend(
-                findings.check_answer(
-                    method,
-                    params,
-                    answer,
-                    duration_ms=(time.perf_counter() - started) * 1000,
-                    timeout_ms=timeout_ms,
-                )
-            )
-            status, error = _answer_status(method, answer)
+            # What PicoClaw makes of a stage's answer depends on the chain it is part of: the
+            # pipeline reads it (pipeline.answers) and adds those findings.
+            exchange.response = answered.message
+            exchange.raw_response = answered.text
+            if method == HELLO:
+                exchange.findings.extend(hello_findings(answered.line, self.name))
+            duration_ms = (time.perf_counter() - started) * 1000
+            exchange.findings.extend(findings.slow_answer(method, duration_ms, timeout_ms))
+            status, error = _answer_status(method, answered.line)
             self._finish(exchange, started, status, error)
         finally:
             self._pending.pop(rpc_id, None)
@@ -402,25 +403,28 @@ class ProcessHook:
     # ---- reading ---------------------------------------------------------------------------
 
     def _on_stdout_line(self, run: _Run, line: Line) -> None:
+        """Each line is read as PicoClaw's reader reads it (read_message), except that the
+        inspector reads on past a line over 1 MiB (PicoClaw's reader stops for good there)."""
         size = line.size
         extra: list[Finding] = findings.oversized_line(size) if line.over_picoclaw_limit else []
-        incoming = jsonrpc.decode(line.data)
-        text = incoming.text
+        rpc = read_message(line.data)
         if run is not self._run:  # an earlier run's straggler: its ids are not this run's
-            exchange_seq, found = None, findings.from_earlier_run(incoming, run.pid)
+            exchange_seq, found = None, _straggler_findings(rpc, run.pid)
         else:
-            pending = self._pending.get(incoming.rpc_id) if incoming.kind == "response" else None
+            pending = self._pending.get(rpc.rpc_id) if rpc.kind == "answer" else None
             if pending is not None and not pending[0].done():
                 future, exchange = pending
-                exchange.findings.extend(extra)
-                assert incoming.message is not None
-                future.set_result((incoming.message, text))
+                exchange.findings.extend(extra + line_findings.invalid_utf8(rpc))
+                # The text Go decodes (a U+FFFD per byte that is not UTF-8): reading the
+                # recorded answer again gives what PicoClaw read.
+                text = go_text(line.data)
+                future.set_result(_Answered(rpc, json.loads(text), text))
                 return
-            exchange_seq, found = self._exchange_for(incoming), self._noise_findings(incoming)
+            exchange_seq, found = self._exchange_for(rpc), self._noise_findings(rpc)
         self.journal.append(
             Noise(
                 hook=self.name,
-                line=text,
+                line=line.data.decode("utf-8", errors="replace"),
                 size=size,
                 pid=run.pid,
                 exchange=exchange_seq,
@@ -428,28 +432,42 @@ class ProcessHook:
             )
         )
 
-    def _exchange_for(self, incoming: jsonrpc.Incoming) -> int | None:
-        if incoming.rpc_id is not None and incoming.rpc_id in self._finished:
-            return self._finished[incoming.rpc_id].seq
+    def _exchange_for(self, rpc: RpcLine) -> int | None:
+        if rpc.kind == "answer" and rpc.rpc_id in self._finished:
+            return self._finished[rpc.rpc_id].seq
         return None
 
-    def _noise_findings(self, incoming: jsonrpc.Incoming) -> list[Finding]:
-        if incoming.kind != "response":
-            return findings.decode_findings(incoming)
-        assert incoming.rpc_id is not None
-        if incoming.rpc_id in self._pending:  # answered, and its caller not yet resumed
-            return findings.duplicate_id(incoming.rpc_id)
-        earlier = self._finished.get(incoming.rpc_id)
+    def _noise_findings(self, rpc: RpcLine) -> list[Finding]:
+        if rpc.kind != "answer":
+            return line_findings.unread(rpc)
+        if rpc.rpc_id in self._pending:  # answered, and its caller not yet resumed
+            return findings.duplicate_id(rpc.rpc_id)
+        earlier = self._finished.get(rpc.rpc_id)
         if earlier is None:
-            return findings.unknown_id(incoming.rpc_id)
+            return findings.unknown_id(rpc.rpc_id)
         if earlier.status == STATUS_TIMEOUT:
-            return findings.late_answer(incoming.rpc_id, earlier.seq)
-        return findings.duplicate_id(incoming.rpc_id)
+            return findings.late_answer(rpc.rpc_id, earlier.seq)
+        return findings.duplicate_id(rpc.rpc_id)
 
     def _on_stderr_line(self, run: _Run, line: Line) -> None:
         self.journal.append(
             Stderr(hook=self.name, line=line.data.decode("utf-8", errors="replace"), pid=run.pid)
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Answered:
+    """The line that answered a call: as PicoClaw's reader took it, as a dict, and as text."""
+
+    line: RpcLine
+    message: dict[str, Any]
+    text: str
+
+
+def _straggler_findings(rpc: RpcLine, pid: int | None) -> list[Finding]:
+    if rpc.kind == "answer":
+        return findings.from_earlier_run(rpc.rpc_id, pid)
+    return line_findings.unread(rpc)
 
 
 @dataclass(slots=True)
@@ -483,10 +501,8 @@ class _CallFailed(Exception):
 
 
 async def _answer(
-    stdin: asyncio.StreamWriter,
-    future: asyncio.Future[tuple[dict[str, Any], str]],
-    timeout_s: float,
-) -> tuple[dict[str, Any], str]:
+    stdin: asyncio.StreamWriter, future: asyncio.Future[_Answered], timeout_s: float
+) -> _Answered:
     """Wait for the answer with the write inside the deadline. Most requests fit in the pipe at
     once, and then a timer on the future is enough: no task per call, fewer loop passes."""
     if stdin.transport.get_write_buffer_size():
@@ -498,26 +514,24 @@ async def _answer(
         timer.cancel()
 
 
-async def _drain_then(
-    stdin: asyncio.StreamWriter, future: asyncio.Future[tuple[dict[str, Any], str]]
-) -> tuple[dict[str, Any], str]:
+async def _drain_then(stdin: asyncio.StreamWriter, future: asyncio.Future[_Answered]) -> _Answered:
     await stdin.drain()
     return await future
 
 
-def _expire(future: asyncio.Future[tuple[dict[str, Any], str]]) -> None:
+def _expire(future: asyncio.Future[_Answered]) -> None:
     if not future.done():
         future.set_exception(asyncio.TimeoutError())
 
 
-def _answer_status(method: str, answer: dict[str, Any]) -> tuple[str, str | None]:
-    """How PicoClaw's call() would classify an answer that matched its id."""
-    error = answer.get("error")
-    if isinstance(error, dict):
-        return STATUS_ERROR, f"{method} failed: {error.get('message', '')}"
-    result = answer.get("result")
-    if result is not None and not isinstance(result, dict):
-        return STATUS_INVALID, f"decode {method} result: a JSON {type(result).__name__}"
+def _answer_status(method: str, line: RpcLine) -> tuple[str, str | None]:
+    """How PicoClaw's call() would classify an answer that matched its id. A result that is an
+    object of the wrong shape is the reading host's to judge (it is still `ok` here)."""
+    if line.error is not None:
+        return STATUS_ERROR, f"{method} failed: {line.error['message']}"
+    result = line.result.node if line.result is not None else None
+    if result is not None and not isinstance(result, JsonObject):
+        return STATUS_INVALID, f"decode {method} result: a JSON {json_kind(result)}"
     return STATUS_OK, None
 
 

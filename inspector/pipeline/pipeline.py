@@ -8,33 +8,19 @@ from typing import Any, Protocol
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.manual import APPROVAL_CHAIN
+from inspector.hosts.picoclaw.decode import typed_params
+from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
+from inspector.hosts.picoclaw.plain import plain_params, plain_tool_result
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Event, Exchange, Finding
-from inspector.pipeline.answers import (
-    DISCARDED,
-    SKIPPED,
-    Answer,
-    label_for,
-    read_approval_answer,
-    read_interceptor_answer,
-    verdict_label,
-)
+from inspector.pipeline.answers import label_for, read_answer, settle, verdict_label
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.event_kinds import normalize_kind
-from inspector.protocol.stages import (
-    ABORT_TURN,
-    CONTINUE,
-    DENY_TOOL,
-    HARD_ABORT,
-    METHOD_FOR_STAGE,
-    RESPOND,
-    RUNTIME_EVENT,
-)
+from inspector.protocol.stages import CONTINUE, METHOD_FOR_STAGE, RUNTIME_EVENT
 
 OBSERVER_QUEUE = (
     64  # PicoClaw's runtime subscription buffer; when full, the newest event is dropped
 )
-STOPS_CHAIN = frozenset({RESPOND, DENY_TOOL, ABORT_TURN, HARD_ABORT})
 
 
 class Hook(Protocol):
@@ -93,56 +79,40 @@ class Pipeline:
     async def _intercept(
         self, stage: str, value: dict[str, Any], *, source: str, turn: str | None
     ) -> StageResult:
-        current = value
+        """HookManager's chain on typed values: each hook is sent the object as PicoClaw writes
+        it, and its answer is read by PicoClaw's decoder (which applies the before_llm guard)."""
         chain: list[dict[str, Any]] = []
-        result = StageResult(CONTINUE, current, chain=chain)
         hooks = self.interceptors(stage)
+        if not hooks:
+            return StageResult(CONTINUE, value, chain=chain)
+        current = typed_params(stage, value)
+        result: StageResult | None = None
         for hook in hooks:
-            sent = current  # values are never mutated in place, so no copy is needed
             exchange = await hook.call(
                 METHOD_FOR_STAGE[stage],
-                sent,
+                plain_params(stage, current),
                 timeout_ms=self.defaults.interceptor_timeout_ms,
                 source=source,
                 turn=turn,
             )
-            answer = read_interceptor_answer(stage, exchange, sent)
-            if stage == "before_llm" and answer.value is not None:
-                answer.value = _guard_before_llm(sent, answer.value)
-            self._settle(exchange, label_for(answer))
-            chain.append(_link(hook.name, answer))
-            if answer.action in (SKIPPED, DISCARDED):
-                continue
-            if answer.action in STOPS_CHAIN:
-                result = self._stopped(stage, answer, current, hook.name, exchange, chain)
+            decoded = read_answer(stage, exchange, current)
+            self._settle(exchange, decoded)
+            chain.append(_link(hook.name, decoded))
+            if decoded.stops:
+                result = StageResult(
+                    decoded.taken,
+                    plain_params(stage, decoded.value or current),
+                    reason=decoded.reason,
+                    decided_by=hook.name,
+                    hook_result=plain_tool_result(decoded.hook_result),
+                    chain=chain,
+                )
                 break
-            current = answer.value if answer.value is not None else current
-            result = StageResult(CONTINUE, current, chain=chain)
-        if hooks:
-            self._decide(stage, result, source, turn, _tool_of(stage, value))
+            current = decoded.value if decoded.value is not None else current
+        if result is None:
+            result = StageResult(CONTINUE, plain_params(stage, current), chain=chain)
+        self._decide(stage, result, source, turn, _tool_of(stage, value))
         return result
-
-    def _stopped(
-        self,
-        stage: str,
-        answer: Answer,
-        current: dict[str, Any],
-        hook: str,
-        exchange: Exchange,
-        chain: list[dict[str, Any]],
-    ) -> StageResult:
-        if answer.action == RESPOND and answer.hook_result is None:
-            # PicoClaw warns, ignores the hook's call and runs approval and the tool as they were.
-            return StageResult(RESPOND, current, decided_by=hook, chain=chain)
-        value = current if answer.action == DENY_TOOL else (answer.value or current)
-        return StageResult(
-            answer.action,
-            value,
-            reason=answer.reason,
-            decided_by=hook,
-            hook_result=answer.hook_result,
-            chain=chain,
-        )
 
     # ---- approvals -------------------------------------------------------------------------
 
@@ -153,19 +123,21 @@ class Pipeline:
         chain_seen_by_manual_hooks = APPROVAL_CHAIN.set(chain)
         outcome = ApprovalResult(True, chain=chain)
         hooks = self.interceptors("approve_tool")
+        typed = typed_params("approve_tool", request)
         for hook in hooks:
             exchange = await hook.call(
                 METHOD_FOR_STAGE["approve_tool"],
-                request,
+                plain_params("approve_tool", typed),
                 timeout_ms=self.defaults.approval_timeout_ms,
                 source=source,
                 turn=turn,
             )
-            approved, reason = read_approval_answer(exchange)
-            self._settle(exchange, verdict_label(approved))
-            chain.append({"hook": hook.name, "action": verdict_label(approved), "reason": reason})
-            if not approved:
-                outcome = ApprovalResult(False, reason, decided_by=hook.name, chain=chain)
+            decoded = read_answer("approve_tool", exchange, typed)
+            self._settle(exchange, decoded)
+            reason = decoded.reason or decoded.said_reason  # an approval's reason is only said
+            chain.append({"hook": hook.name, "action": decoded.taken, "reason": reason})
+            if decoded.taken != APPROVED:
+                outcome = ApprovalResult(False, decoded.reason, decided_by=hook.name, chain=chain)
                 break
         APPROVAL_CHAIN.reset(chain_seen_by_manual_hooks)
         if hooks:
@@ -246,8 +218,8 @@ class Pipeline:
 
     # ---- records ---------------------------------------------------------------------------
 
-    def _settle(self, exchange: Exchange, action: str) -> None:
-        exchange.action = action
+    def _settle(self, exchange: Exchange, decoded: Decoded) -> None:
+        settle(exchange, decoded)
         self.journal.update(exchange)
 
     def _decide(
@@ -267,10 +239,11 @@ class Pipeline:
         )
 
 
-def _link(hook: str, answer: Answer) -> dict[str, Any]:
-    link: dict[str, Any] = {"hook": hook, "action": label_for(answer)}
-    if answer.reason:
-        link["reason"] = answer.reason
+def _link(hook: str, decoded: Decoded) -> dict[str, Any]:
+    link: dict[str, Any] = {"hook": hook, "action": label_for(decoded)}
+    reason = decoded.reason or decoded.error
+    if reason:
+        link["reason"] = reason
     return link
 
 
@@ -280,27 +253,6 @@ def _observes(spec: HookSpec, kind: str) -> bool:
     if spec.observes_all:
         return True
     return any(normalize_kind(name) == kind for name in spec.observe)
-
-
-def _system_messages(messages: Any) -> list[tuple[int, Any]]:
-    if not isinstance(messages, list):
-        return []
-    return [
-        (index, message)
-        for index, message in enumerate(messages)
-        if isinstance(message, dict) and message.get("role") == "system"
-    ]
-
-
-def _guard_before_llm(sent: dict[str, Any], proposed: dict[str, Any]) -> dict[str, Any]:
-    """PicoClaw reverts a change to system messages (restoring all messages) or to the tools;
-    the exchange's findings say so."""
-    guarded = dict(proposed)
-    if _system_messages(sent.get("messages")) != _system_messages(proposed.get("messages")):
-        guarded["messages"] = sent.get("messages")
-    if (sent.get("tools") or []) != (proposed.get("tools") or []):
-        guarded["tools"] = sent.get("tools")
-    return guarded
 
 
 def _tool_of(stage: str, value: dict[str, Any]) -> str | None:

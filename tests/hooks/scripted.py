@@ -23,6 +23,9 @@ Modifiers, applied in this order:
     stderr: "<line>" | [...]       lines written to stderr first
     delay_ms: <ms>                 wait before the rest (on a thread: later calls may overtake it)
     print_before: "<line>" | [...] raw lines written to stdout before the answer (e.g. not JSON)
+    print_bytes_before: "<base64>" | [...]
+                                   exact bytes written to stdout before the answer (each ends
+                                   its own lines; e.g. bytes that are not UTF-8)
     oversize_before: <bytes>       a JSON line {"padding":"xx..."} this long (newline not counted)
     patch: <object>                with echo: deep-merged into the echoed params
     id: "wrong" | "string" | "zero" | "null" | "missing" | <int>
@@ -38,6 +41,7 @@ If env HOOK_RECORD names a file, every line received is appended to it, as recei
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -51,6 +55,7 @@ MODIFIER_KEYS = {
     "stderr",
     "delay_ms",
     "print_before",
+    "print_bytes_before",
     "oversize_before",
     "patch",
     "id",
@@ -175,6 +180,11 @@ def answer(message: dict[str, Any], behaviour: Behaviour) -> None:
         time.sleep(behaviour["delay_ms"] / 1000)
     for line in as_lines(behaviour.get("print_before", [])):
         write_stdout(line)
+    for chunk in as_lines(behaviour.get("print_bytes_before", [])):
+        with stdout_lock:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(base64.b64decode(chunk))
+            sys.stdout.buffer.flush()
     if "oversize_before" in behaviour:
         padding = "x" * (behaviour["oversize_before"] - len('{"padding":""}'))
         write_stdout(json.dumps({"padding": padding}, separators=(",", ":")))

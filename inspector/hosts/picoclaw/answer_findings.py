@@ -10,58 +10,81 @@ from inspector.hosts.picoclaw.go_syntax import JsonObject
 from inspector.hosts.picoclaw.go_types import GoType, Map, Pointer, Slice, Struct, deep_equal
 from inspector.hosts.picoclaw.outcome import DISCARDED, Decoded, RpcLine
 from inspector.hosts.picoclaw.schemas import ANSWERS, LLM_RESPONSE, REPLACEMENT_KEY, TOOL_RESULT
+from inspector.protocol import catalogue
 from inspector.protocol.finding import Finding, Severity
-from inspector.protocol.findings import CODES
-from inspector.protocol.stages import ACTIONS, CONTINUE, RESPOND
+from inspector.protocol.findings import finding
+from inspector.protocol.stages import ACTIONS, CONTINUE, HELLO, RESPOND
 
-# Codes this decoder adds to inspector.protocol.findings.CODES: (severity, what PicoClaw does)
-NEW_CODES: dict[str, tuple[Severity, str]] = {
-    "invalid-utf8": (
-        "warning",
-        "Reads each byte that is not UTF-8 as U+FFFD and uses the answer.",
-    ),
-}
-_RESPOND_WITHOUT_RESULT = (
-    "Keeps the hook's reason, warns 'Hook returned respond action but no HookResult provided' "
-    "and runs approval and the tool with the call as it was before any hook changed it."
-)
 _ACTION_HINTS = {"allow": CONTINUE, "approve": CONTINUE, "deny": "deny_tool", "block": "deny_tool"}
+_KEY_HINTS = {
+    "decision": "action",
+    "args": "arguments",
+    "params": "arguments",
+    "input": "arguments",
+    "tool_name": "tool",
+    "name": "tool",
+    "approve": "approved",
+    "allow": "approved",
+    "allowed": "approved",
+}
+# What the agent loop takes from a replacement object (pipeline_llm.go, pipeline_execute.go):
+# a change elsewhere (meta, context) has no effect on the turn.
+_APPLIED_FIELDS = {
+    "before_llm": ("model", "messages", "tools", "options"),
+    "after_llm": ("response",),
+    "before_tool": ("tool", "arguments"),
+    "after_tool": ("tool", "result"),
+}
+_HELLO_FAILS = catalogue.METHODS[HELLO].on_failure
 
 
-def _finding(code: str, message: str, *, severity: Severity | None = None) -> Finding:
-    if code in NEW_CODES:
-        usual, picoclaw = NEW_CODES[code]
-    else:
-        usual, picoclaw = CODES[code].severity, CODES[code].picoclaw
-    return Finding(code, severity or usual, message, picoclaw)
+def mount_findings(line: RpcLine, failure: str) -> list[Finding]:
+    """`failure` is the mount error PicoClaw reports for this hook.hello answer ("" for none)."""
+    if not failure:
+        return []
+    if line.error is not None:
+        detail = f"{line.error['code']} {line.error['message']}"
+        message = f"{HELLO} answered with error {detail}"
+        return [finding("rpc-error", message, severity="error", picoclaw=_HELLO_FAILS)]
+    return [finding("hello-not-object", failure.partition(" result: ")[2] or failure)]
 
 
 def findings_for(decoded: Decoded, line: RpcLine, current: dict[str, Any]) -> list[Finding]:
+    """The bytes themselves (invalid-utf8) are the reader's to judge: see line_findings."""
     found: list[Finding] = []
-    if line.invalid_utf8:
-        found.append(_finding("invalid-utf8", "the answer has bytes that are not UTF-8"))
     if line.method:
         message = f"a request for method {line.method!r} answers the pending call"
-        found.append(_finding("hook-initiated-request", message))
+        found.append(finding("hook-initiated-request", message))
     if line.error is not None:
         severity: Severity = "warning" if decoded.stage == "approve_tool" else "info"
         detail = f"{line.error['code']} {line.error['message']}"
-        return [*found, _finding("rpc-error", f"answered with error {detail}", severity=severity)]
+        return [*found, finding("rpc-error", f"answered with error {detail}", severity=severity)]
     if decoded.error:
         return [*found, _decode_failure(decoded)]
     raw = line.result.node if line.result is not None else None
     if decoded.stage == "approve_tool":
-        return found + _approval(raw)
-    return found + _interceptor(decoded, raw, current) + _unknown_keys(decoded.stage, raw)
+        return found + _approval(raw) + _unknown_keys("approve_tool", raw, [])
+    found += _interceptor(decoded, raw, current)
+    if decoded.taken == DISCARDED:
+        return found  # the whole answer is ignored: its keys do not matter
+    return found + _unknown_keys(decoded.stage, raw, _explained(decoded.stage, found))
+
+
+def _explained(stage: str, found: list[Finding]) -> list[str]:
+    """Key paths another finding already accounts for, so they are not also called unknown."""
+    key = REPLACEMENT_KEY[stage]
+    codes = {f.code for f in found}
+    explained = [f"{key}."] if "flattened-envelope" in codes else []
+    return explained + ([f"{key}.action"] if "action-nested" in codes else [])
 
 
 def _decode_failure(decoded: Decoded) -> Finding:
     go_error = decoded.error.partition(" result: ")[2] or decoded.error
     if decoded.stage == "approve_tool" and "ApprovalDecision.approved " in go_error:
-        return _finding("approved-not-bool", go_error)
+        return finding("approved-not-bool", go_error)
     if "into Go value of type" in go_error:
-        return _finding("result-not-object", go_error)
-    return _finding("wrong-type", go_error)
+        return finding("result-not-object", go_error)
+    return finding("wrong-type", go_error)
 
 
 def _member(obj: Any, name: str) -> tuple[bool, Any]:
@@ -74,12 +97,12 @@ def _member(obj: Any, name: str) -> tuple[bool, Any]:
 
 def _approval(raw: Any) -> list[Finding]:
     if raw is None:
-        return [_finding("approval-missing-approved", "approval answer has no result")]
+        return [finding("approval-missing-approved", "approval answer has no result")]
     present, approved = _member(raw, "approved")
     if not present:
-        return [_finding("approval-missing-approved", "approval answer has no approved")]
+        return [finding("approval-missing-approved", "approval answer has no approved")]
     if approved is None:
-        return [_finding("approval-missing-approved", "approved is null")]
+        return [finding("approval-missing-approved", "approved is null")]
     return []
 
 
@@ -90,36 +113,43 @@ def _interceptor(decoded: Decoded, raw: Any, current: dict[str, Any]) -> list[Fi
     found: list[Finding] = []
     if not decoded.said and _member(replacement, "action")[0]:
         message = f"action is inside {key!r}; PicoClaw reads it only at the top of the result"
-        found.append(_finding("action-nested", message))
+        found.append(finding("action-nested", message))
     if decoded.taken == DISCARDED:
         return [*found, _discarded(stage, decoded.said)]
     if decoded.taken == RESPOND and decoded.hook_result is None:
         message = "respond without a result (or call.hook_result)"
-        found.append(Finding("respond-without-result", "warning", message, _RESPOND_WITHOUT_RESULT))
+        found.append(finding("respond-without-result", message))
     if decoded.taken != CONTINUE:
         return found
     if stage in ("after_llm", "after_tool") and _flattened(stage, replacement):
         inner = "response.response" if stage == "after_llm" else "result.result"
         message = f"{key} is not the whole envelope; its fields belong under {inner}"
-        return [*found, _finding("flattened-envelope", message)]
+        return [*found, finding("flattened-envelope", message)]
     if has_object and replacement is not None:
         found += _replacement_checks(decoded, current)
     if decoded.messages_restored:
-        found.append(_finding("system-prompt-changed", "a system message changed"))
+        what = "a system message changed" if _member(replacement, "messages")[1] else "no messages"
+        found.append(finding("system-prompt-changed", f"request has {what}"))
     if decoded.tools_restored:
-        found.append(_finding("tools-changed", "the tool definitions changed"))
-    if not found and decoded.said == CONTINUE and not deep_equal(decoded.value, current):
-        message = f"action is continue, but {key} changes the object"
-        found.append(_finding("continue-with-changes", message))
+        what = "changed tool definitions" if _member(replacement, "tools")[1] else "no tools"
+        found.append(finding("tools-changed", f"request has {what}"))
+    changed = [
+        f"{key}.{name}"
+        for name in _APPLIED_FIELDS[stage]
+        if not deep_equal((decoded.value or {})[name], current[name])
+    ]
+    if not found and decoded.said == CONTINUE and changed:
+        message = f"action is continue, but it changes {', '.join(changed)}"
+        found.append(finding("continue-with-changes", message))
     return found
 
 
 def _discarded(stage: str, said: str) -> Finding:
     if said in ACTIONS:
-        return _finding("action-not-allowed", f"{stage} does not take {said!r}")
+        return finding("action-not-allowed", f"{stage} does not take {said!r}")
     hint = said.lower() if said.lower() in ACTIONS else _ACTION_HINTS.get(said.lower())
     suggestion = f"; did you mean {hint!r}?" if hint else ""
-    return _finding("unknown-action", f"action {said!r} is not an action{suggestion}")
+    return finding("unknown-action", f"action {said!r} is not an action{suggestion}")
 
 
 def _flattened(stage: str, replacement: Any) -> bool:
@@ -137,29 +167,30 @@ def _replacement_checks(decoded: Decoded, current: dict[str, Any]) -> list[Findi
     found: list[Finding] = []
     if decoded.stage == "before_tool":
         if not value["tool"]:
-            found.append(_finding("call-missing-tool", "call has no tool"))
+            found.append(finding("call-missing-tool", "call has no tool"))
         if current["arguments"] and not value["arguments"]:
-            found.append(_finding("call-missing-arguments", "call has no arguments"))
+            found.append(finding("call-missing-arguments", "call has no arguments"))
     elif decoded.stage == "before_llm":
         if current["model"] and not value["model"]:
-            found.append(_finding("request-missing-model", "request has no model"))
+            found.append(finding("request-missing-model", "request has no model"))
         if current["options"] and not value["options"]:
-            found.append(_finding("request-missing-options", "request has no options"))
+            found.append(finding("request-missing-options", "request has no options"))
     elif decoded.stage == "after_llm":
         asked = (current["response"] or {}).get("tool_calls")
         kept = (value["response"] or {}).get("tool_calls")
         if asked and not kept:
             message = f"response.response has no tool_calls; the model asked for {len(asked)}"
-            found.append(_finding("response-drops-tool-calls", message))
+            found.append(finding("response-drops-tool-calls", message))
     return found
 
 
-def _unknown_keys(stage: str, raw: Any) -> list[Finding]:
-    unknown: list[str] = []
-    _walk(raw, ANSWERS[stage], "", unknown)
+def _unknown_keys(stage: str, raw: Any, explained: list[str]) -> list[Finding]:
+    found: list[str] = []
+    _walk(raw, ANSWERS[stage], "", found)
+    unknown = [path for path in found if not any(_under(path, prefix) for prefix in explained)]
     if not unknown:
         return []
-    return [_finding("unknown-key", "keys PicoClaw ignores: " + ", ".join(unknown))]
+    return [finding("unknown-key", "keys PicoClaw ignores: " + ", ".join(unknown))]
 
 
 def _walk(node: Any, go_type: GoType, path: str, unknown: list[str]) -> None:
@@ -169,7 +200,9 @@ def _walk(node: Any, go_type: GoType, path: str, unknown: list[str]) -> None:
         for key, child in node:
             field = field_for(go_type, key)
             if field is None:
-                unknown.append(path + key)
+                hint = _KEY_HINTS.get(key.lower())
+                known = hint is not None and field_for(go_type, hint) is not None
+                unknown.append(f"{path}{key} (did you mean {hint!r}?)" if known else path + key)
             else:
                 _walk(child, field.type, f"{path}{key}.", unknown)
     elif isinstance(go_type, Slice) and isinstance(node, list):
@@ -178,3 +211,7 @@ def _walk(node: Any, go_type: GoType, path: str, unknown: list[str]) -> None:
     elif isinstance(go_type, Map) and isinstance(node, JsonObject):
         for key, child in node:
             _walk(child, go_type.elem, f"{path}{key}.", unknown)
+
+
+def _under(path: str, prefix: str) -> bool:
+    return fold(path).startswith(fold(prefix))

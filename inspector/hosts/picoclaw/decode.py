@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from inspector.hosts.picoclaw.answer_findings import findings_for
+from inspector.hosts.picoclaw.answer_findings import findings_for, mount_findings
 from inspector.hosts.picoclaw.clone import clone, guard_before_llm
 from inspector.hosts.picoclaw.go_decode import GoDecodeError, decode_node, unmarshal
 from inspector.hosts.picoclaw.go_syntax import GoSyntaxError
@@ -29,6 +29,7 @@ from inspector.hosts.picoclaw.schemas import (
     REPLACEMENT_KEY,
     RPC_MESSAGE,
 )
+from inspector.protocol.finding import Finding
 from inspector.protocol.stages import CONTINUE, RESPOND
 
 MAX_LINE = 1 << 20  # bufio.Scanner's limit in PicoClaw's reader, the newline included
@@ -39,13 +40,20 @@ def read_line(line: bytes) -> RpcLine:
     skipped, one without an id (or id 0) is ignored, one over 1 MiB stops the reader for good."""
     if len(line) + 1 > MAX_LINE:
         return RpcLine("too-long", problem=f"line of {len(line) + 1} bytes is over {MAX_LINE}")
+    return read_message(line)
+
+
+def read_message(line: bytes, *, matched: bool = False) -> RpcLine:
+    """`line` decoded as PicoClaw's reader decodes a line, whatever its length (the inspector
+    reads on past a line over 1 MiB). `matched`: the line is a recorded answer already matched
+    to its call, read again whatever its id (a person's approval has none)."""
     if line.endswith(b"\r"):
         line = line[:-1]  # bufio.ScanLines drops it
     try:
         message = unmarshal(line, RPC_MESSAGE)
     except (GoSyntaxError, GoDecodeError) as error:
         return RpcLine("undecodable", problem=str(error))
-    if message["id"] == 0:
+    if message["id"] == 0 and not matched:
         return RpcLine("no-id", method=message["method"])
     return RpcLine(
         "answer",
@@ -86,6 +94,11 @@ def hello_failure(line: RpcLine, hook: str) -> str:
     """The mount error PicoClaw reports for this hook.hello answer, or "" when hello succeeds."""
     error, _ = _call(line, hook, "hook.hello", HELLO_RESULT)
     return f'start process hook "{hook}": {error}' if error else ""
+
+
+def hello_findings(line: RpcLine, hook: str) -> list[Finding]:
+    """Findings for a hook.hello answer: none unless PicoClaw fails to mount the hook."""
+    return mount_findings(line, hello_failure(line, hook))
 
 
 def _call(line: RpcLine, hook: str, method: str, answer_type: Any) -> tuple[str, Any]:

@@ -56,7 +56,8 @@ def decode_node(node: Any, go_type: GoType) -> Any:
     return value
 
 
-def _kind(node: Any) -> str:
+def json_kind(node: Any) -> str:
+    """What a parsed JSON value is, in the words of Go's type errors."""
     if isinstance(node, JsonObject):
         return "object"
     if isinstance(node, list):
@@ -96,7 +97,7 @@ class _Decoder:
 
     def struct(self, go_type: Struct, node: Any, current: Any, path: Path) -> Any:
         if not isinstance(node, JsonObject):
-            return self.mismatch(_kind(node), go_type, current, path)
+            return self.mismatch(json_kind(node), go_type, current, path)
         filled = dict(current)
         for key, child in node:
             field = field_for(go_type, clean(key))
@@ -107,7 +108,7 @@ class _Decoder:
 
     def map(self, go_type: Map, node: Any, current: Any, path: Path) -> Any:
         if not isinstance(node, JsonObject):
-            return self.mismatch(_kind(node), go_type, current, path)
+            return self.mismatch(json_kind(node), go_type, current, path)
         filled = dict(current) if current is not None else {}
         for key, child in node:
             name = clean(key)
@@ -116,7 +117,7 @@ class _Decoder:
 
     def slice(self, go_type: Slice, node: Any, current: Any, path: Path) -> Any:
         if isinstance(node, JsonObject) or not isinstance(node, list):
-            return self.mismatch(_kind(node), go_type, current, path)
+            return self.mismatch(json_kind(node), go_type, current, path)
         earlier = current or []
         return [
             self.value(
@@ -129,7 +130,7 @@ class _Decoder:
         ]
 
     def scalar(self, go_type: Scalar, node: Any, current: Any, path: Path) -> Any:
-        kind = _kind(node)
+        kind = json_kind(node)
         if go_type.kind == "string" and kind == "string":
             return clean(node)
         if go_type.kind == "bool" and kind == "bool":
@@ -167,7 +168,7 @@ class _Decoder:
 
     def time(self, node: Any) -> Any:
         # Go hands time.Time the value's raw text; a string is re-quoted from its decoded form
-        raw = f'"{node}"' if _kind(node) == "string" else "0"
+        raw = f'"{node}"' if json_kind(node) == "string" else "0"
         return parse_time(raw.encode("utf-8", "surrogatepass"))
 
     def mismatch(self, what: str, go_type: GoType | str, current: Any, path: Path) -> Any:

@@ -1,0 +1,20 @@
+"""Typed values back to plain JSON values, exactly as PicoClaw's json.Marshal writes them: what
+a hook is sent, and what the chain goes on with."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspector.hosts.picoclaw.go_encode import marshal
+from inspector.hosts.picoclaw.schemas import PARAMS, TOOL_RESULT
+
+
+def plain_params(stage: str, value: dict[str, Any]) -> dict[str, Any]:
+    """A stage's typed params (see decode.typed_params) as the JSON object PicoClaw sends."""
+    return json.loads(marshal(value, PARAMS[stage]))
+
+
+def plain_tool_result(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A before_tool respond's typed ToolResult as JSON, or None when there is none."""
+    return None if value is None else json.loads(marshal(value, TOOL_RESULT))
