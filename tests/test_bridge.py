@@ -584,6 +584,22 @@ async def test_a_lone_surrogate_in_an_answer_reaches_the_agent_as_go_reads_it(
 
 
 @bounded(30)
+async def test_params_picoclaw_could_not_hold_get_an_error_answer_at_once(
+    socket_path: Path,
+) -> None:
+    tools = scripted("tools", intercept=("before_tool",))
+    async with running_inspector(tools, socket_path=socket_path) as (_engine, _listener):
+        stand_in = await StandIn.connect(path=socket_path, name="odd")
+        stand_in.request(1, "hook.before_tool", {"tool": "exec", "arguments": "rm -rf /"})
+        answer = await stand_in.answer()
+        stand_in.request(2, "hook.before_tool", PARAMS["before_tool"])
+        later = await stand_in.answer()  # the session goes on
+        await stand_in.close()
+    assert answer["id"] == 1 and "cannot hold" in answer["error"]["message"]
+    assert later["result"]["action"] == "continue"
+
+
+@bounded(30)
 async def test_a_relay_that_hangs_up_mid_call_has_its_work_cancelled(socket_path: Path) -> None:
     async with running_inspector(human(), socket_path=socket_path) as (engine, _listener):
         stand_in = await StandIn.connect(path=socket_path, name="gone")

@@ -96,6 +96,18 @@ async def test_params_must_be_an_object() -> None:
         assert screen.query_one("#send", Button).disabled
 
 
+async def test_params_picoclaw_could_not_send_are_refused_with_go_s_reason() -> None:
+    app, screen = composer_host()
+    async with app.run_test(size=SIZE) as pilot:
+        screen.query_one("#method", Select).value = "hook.before_tool"
+        await pilot.pause()
+        editor_of(screen).text = '{"tool": "exec", "arguments": "rm -rf /"}'
+        await pilot.pause()
+        status = plain(screen.query_one("#status", Label))
+        assert status.startswith("PicoClaw's structs cannot hold these params: ")
+        assert "arguments" in status and screen.query_one("#send", Button).disabled
+
+
 async def test_method_change_swaps_an_untouched_template_but_keeps_edits() -> None:
     app, screen = composer_host()
     async with app.run_test(size=SIZE) as pilot:

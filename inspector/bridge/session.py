@@ -19,6 +19,7 @@ from inspector.bridge import answers
 from inspector.bridge.deadline import DEADLINE_CODE, FALLBACK, CallDeadline, answer_relayed
 from inspector.bridge.greeting import Greeting
 from inspector.hosts import PICOCLAW
+from inspector.hosts.picoclaw.go_decode import GoDecodeError
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_ERROR,
@@ -225,14 +226,20 @@ class RelaySession:
             return answers.error_reply(rpc_id, answers.METHOD_NOT_FOUND, "method not found")
         if not isinstance(params, dict):
             return answers.error_reply(rpc_id, answers.INVALID_PARAMS, "params is not an object")
-        outcome = await answer_relayed(
-            self.engine,
-            message["method"],
-            params,
-            source=self.source,
-            deadline=deadline,
-            turn=exchange.turn,
-        )
+        try:
+            outcome = await answer_relayed(
+                self.engine,
+                message["method"],
+                params,
+                source=self.source,
+                deadline=deadline,
+                turn=exchange.turn,
+            )
+        except (
+            GoDecodeError
+        ) as error:  # PicoClaw sends only what its structs hold; a stand-in may not
+            reason = f"params PicoClaw's structs cannot hold: {error}"
+            return answers.error_reply(rpc_id, answers.INVALID_PARAMS, reason)
         if outcome.decided_by == FALLBACK:
             exchange.findings.append(Finding(DEADLINE_CODE, "warning", outcome.reason, NO_ANSWER))
         answer, found = answers.stage_reply(rpc_id, stage, outcome, params)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.hosts.picoclaw.decode import decode_answer, read_message, typed_params
+from inspector.hosts.picoclaw.go_decode import GoDecodeError
 from inspector.hosts.picoclaw.outcome import APPROVED, DENIED, SKIPPED, Decoded
 from inspector.journal.records import (
     STATUS_DROPPED,
@@ -52,8 +53,13 @@ def settle(exchange: Exchange, decoded: Decoded) -> None:
 
 
 def settle_answer(stage: str, exchange: Exchange, sent: dict[str, Any]) -> None:
-    """Read one answer to `sent` outside a chain (a request sent by hand) and settle it."""
-    settle(exchange, read_answer(stage, exchange, typed_params(stage, sent)))
+    """Read one answer to `sent` outside a chain (a request sent by hand) and settle it. Params
+    PicoClaw's structs cannot hold have no PicoClaw reading (the composer refuses them first)."""
+    try:
+        typed = typed_params(stage, sent)
+    except GoDecodeError:
+        return
+    settle(exchange, read_answer(stage, exchange, typed))
 
 
 def label_for(decoded: Decoded) -> str:

@@ -16,6 +16,8 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Select, TextArea
 
+from inspector.hosts.picoclaw.decode import typed_params
+from inspector.hosts.picoclaw.go_decode import GoDecodeError
 from inspector.protocol import stages, templates
 from inspector.protocol.catalogue import METHODS
 from inspector.safe_text import json_dumps, one_line, shown
@@ -186,6 +188,12 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
             and method not in self._pipeline_methods
         ):
             return f"the whole pipeline does not take {one_line(method)}"
+        stage = stages.STAGE_FOR_METHOD.get(method)
+        if isinstance(parsed, dict) and stage is not None:
+            try:
+                typed_params(stage, parsed)
+            except GoDecodeError as error:
+                return f"PicoClaw's structs cannot hold these params: {one_line(str(error))}"
         return parsed
 
     def _validate(self) -> None:
