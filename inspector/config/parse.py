@@ -8,7 +8,7 @@ import sys
 from bisect import bisect_right
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, SequenceNode
 from yaml.reader import ReaderError
 
 from inspector.config.document import Document, KeyPath, format_key
@@ -90,7 +90,7 @@ class _YamlBuilder:
         return result
 
     def _key(self, node: Node, path: KeyPath) -> str:
-        if not isinstance(node, ScalarNode):
+        if isinstance(node, (MappingNode, SequenceNode)):
             raise self._error(node, path, f"keys must be strings, got a {node.id}")
         key = self._scalar(node, path)
         if not isinstance(key, str):
@@ -98,7 +98,7 @@ class _YamlBuilder:
             raise self._error(node, path, message)
         return key
 
-    def _scalar(self, node: ScalarNode, path: KeyPath) -> object:
+    def _scalar(self, node: Node, path: KeyPath) -> object:
         try:
             return self.loader.construct_object(node, deep=True)
         except (
@@ -185,7 +185,7 @@ class _JsonLocator:
     def _members(self, pos: int, path: KeyPath) -> int:
         pos = self._skip(pos + 1)
         while self.text[pos] != "}":
-            key, end = json.decoder.scanstring(self.text, pos + 1)
+            key, end = self.decoder.raw_decode(self.text, pos)
             self.lines[(*path, key)] = self._line(pos)
             pos = self._value(self._skip(end) + 1, (*path, key))
             pos = self._after_element(pos)

@@ -7,17 +7,15 @@ nodes are composed here either way, so the limits apply to both."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import yaml
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
+from yaml.error import Mark
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, SequenceNode
 from yaml.resolver import Resolver
-
-try:
-    from yaml.cyaml import CParser
-except ImportError:  # PyYAML built without libyaml
-    CParser = None
 
 MAX_DEPTH = 100
 MAX_ALIASED_VALUES = 100_000
@@ -25,6 +23,11 @@ MAX_ALIASED_VALUES = 100_000
 
 class YamlLimitError(yaml.MarkedYAMLError):
     """Valid YAML past one of the limits; `problem` says which, `problem_mark` where."""
+
+    problem: str
+
+    def __init__(self, problem: str, problem_mark: Mark | None) -> None:
+        super().__init__(problem=problem, problem_mark=problem_mark)
 
 
 class _PureParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
@@ -34,9 +37,21 @@ class _PureParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
         yaml.parser.Parser.__init__(self)
 
 
-class GuardedLoader(Composer, CParser or _PureParser, SafeConstructor, Resolver):  # type: ignore[misc]
+def _event_parser() -> type:
+    try:
+        from yaml._yaml import CParser
+    except ImportError:  # PyYAML built without libyaml
+        return _PureParser
+    return CParser
+
+
+# Any: mypy cannot follow a base class chosen at import time.
+_EventParser: Any = _event_parser()
+
+
+class GuardedLoader(Composer, _EventParser, SafeConstructor, Resolver):
     def __init__(self, stream: str) -> None:
-        (CParser or _PureParser).__init__(self, stream)
+        _EventParser.__init__(self, stream)
         Composer.__init__(self)
         SafeConstructor.__init__(self)
         Resolver.__init__(self)
@@ -48,7 +63,7 @@ class GuardedLoader(Composer, CParser or _PureParser, SafeConstructor, Resolver)
     def compose_node(self, parent: Node | None, index: object) -> Node:
         event = self.peek_event()
         if self.check_event(AliasEvent):
-            node = super().compose_node(parent, index)
+            node = self._compose(parent, index)
             self._aliased_values += self._sizes.get(id(node), 1)
             if self._aliased_values > MAX_ALIASED_VALUES:
                 problem = f"aliases expand to more than {MAX_ALIASED_VALUES:,} values"
@@ -59,11 +74,16 @@ class GuardedLoader(Composer, CParser or _PureParser, SafeConstructor, Resolver)
             raise YamlLimitError(problem=problem, problem_mark=event.start_mark)
         self._depth += 1
         try:
-            node = super().compose_node(parent, index)
+            node = self._compose(parent, index)
         finally:
             self._depth -= 1
         self._sizes[id(node)] = 1 + sum(self._sizes.get(id(child), 1) for child in _children(node))
         return node
+
+    def _compose(self, parent: Node | None, index: object) -> Node:
+        # PyYAML's stubs are wrong here: a mapping's key is composed with the index None and its
+        # value with the key's node, and a node always comes back (or an error is raised).
+        return cast(Node, super().compose_node(parent, index))  # type: ignore[arg-type]
 
 
 def _children(node: Node) -> list[Node]:

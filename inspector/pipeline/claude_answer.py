@@ -3,7 +3,7 @@ JSON on stdout."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from inspector.hooks.command import CommandRun
@@ -62,25 +62,27 @@ def _from_output(event: str, output: JSONObject, findings: tuple[Finding, ...]) 
     specific = output.get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}
     updated = specific.get("updatedInput") if event == PRE_TOOL_USE else None
-    extras = {
-        "system_message": _text(output.get("systemMessage")),
-        "context": _text(specific.get("additionalContext")),
-        "updated_input": updated if isinstance(updated, dict) else None,
-        "findings": findings,
-    }
+    carried = Answer(
+        CONTINUE,
+        system_message=_text(output.get("systemMessage")),
+        context=_text(specific.get("additionalContext")),
+        updated_input=updated if isinstance(updated, dict) else None,
+        findings=findings,
+    )
     if output.get("continue") is False:
         stop_reason = _text(output.get("stopReason"))
-        return Answer(STOP, reason=stop_reason, stop_reason=stop_reason, **extras)
+        return replace(carried, action=STOP, reason=stop_reason, stop_reason=stop_reason)
     if event == PRE_TOOL_USE:
         decision = specific.get("permissionDecision")
         if decision in PERMISSION_DECISIONS:
-            return Answer(decision, _text(specific.get("permissionDecisionReason")), **extras)
+            reason = _text(specific.get("permissionDecisionReason"))
+            return replace(carried, action=decision, reason=reason)
         legacy = output.get("decision")
         if legacy in _LEGACY:
-            return Answer(_LEGACY[legacy], _text(output.get("reason")), **extras)
+            return replace(carried, action=_LEGACY[legacy], reason=_text(output.get("reason")))
     elif event in DECISION_BLOCK_EVENTS and output.get("decision") == "block":
-        return Answer(BLOCK, _text(output.get("reason")), **extras)
-    return Answer(CONTINUE, **extras)
+        return replace(carried, action=BLOCK, reason=_text(output.get("reason")))
+    return carried
 
 
 def _error_text(run: CommandRun) -> str:
