@@ -91,6 +91,10 @@ _hook = attrgetter("hook")
 _finding_severities = _finding_values("severity")
 
 
+def _delivered_hooks(record: Any) -> Iterable[Any]:
+    return _items(record.delivered)
+
+
 def _reloaded_hooks(record: Any) -> Iterable[Any]:
     return (*_items(record.added), *_items(record.removed), *_items(record.restarted))
 
@@ -103,7 +107,7 @@ FIELDS: dict[str, Field] = {
     "hook": Field(
         one={t: _hook for t in ("exchange", "stderr", "noise", "lifecycle")}
         | {"decision": attrgetter("by")},
-        many={"event": lambda record: _items(record.delivered), "reload": _reloaded_hooks},
+        many={"event": _delivered_hooks, "reload": _reloaded_hooks},
     ),
     "method": Field(
         one={"exchange": attrgetter("method"), "decision": attrgetter("stage")},
@@ -150,7 +154,11 @@ _WITH_FINDINGS = frozenset({"exchange", "event", "noise"})
 def has_finding(kind: str) -> Specialised:
     if kind not in _WITH_FINDINGS:
         return False
-    return lambda record: bool(_items(record.findings))
+    return _has_findings
+
+
+def _has_findings(record: Any) -> bool:
+    return bool(_items(record.findings))
 
 
 def compile_field(token: Token) -> Plan:

@@ -53,7 +53,8 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
-        for name in field_names(type(self)):
+        # mypy takes classes for unhashable when matching Hashable (python/mypy#20409)
+        for name in field_names(type(self)):  # type: ignore[arg-type]
             value = getattr(self, name)
             if name == "findings":
                 value = [finding.to_json() for finding in value]
@@ -222,13 +223,15 @@ def record_from_json(data: object) -> Record:
         shown = json.dumps(kind) if type(kind) is str and len(kind) <= 40 else described(kind)
         message = f"unknown record type {shown} (expected one of: {known})"
         raise RecordFieldError("type", message)
-    tests = fits_by_field(cls)
+    # mypy takes classes for unhashable when matching Hashable (python/mypy#20409)
+    tests = fits_by_field(cls)  # type: ignore[arg-type]
     kwargs = {}
     for key, value in data.items():
         fits = tests.get(key)
         if fits is not None:
             if not fits(value):
-                check_field(shapes(cls)[key], key, value)  # raises, naming the key
+                shape = shapes(cls)[key]  # type: ignore[arg-type]  # python/mypy#20409 again
+                check_field(shape, key, value)  # raises, naming the key
             kwargs[key] = value
     if "findings" in kwargs:
         kwargs["findings"] = [Finding.from_json(item) for item in kwargs["findings"]]
