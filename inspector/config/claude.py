@@ -189,7 +189,7 @@ class _Reader:
         command = want_str(doc, (*path, "command"), entry["command"])
         if not command.strip():
             raise doc.error((*path, "command"), "must not be empty")
-        timeout = DEFAULT_TIMEOUT_S
+        timeout: float = DEFAULT_TIMEOUT_S
         if "timeout" in entry:
             timeout = _want_seconds(doc, (*path, "timeout"), entry["timeout"])
         name = self._name(where.event, _label(command))

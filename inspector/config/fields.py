@@ -11,12 +11,13 @@ from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 
 T = TypeVar("T")
+D = TypeVar("D")  # a default of its own type: `()` or None where `want` reads a tuple or a str
 Want = Callable[[Document, KeyPath, object], T]
 
 
 def field(
-    doc: Document, path: KeyPath, entry: Mapping[str, object], key: str, want: Want[T], default: T
-) -> T:
+    doc: Document, path: KeyPath, entry: Mapping[str, object], key: str, want: Want[T], default: D
+) -> T | D:
     """`entry[key]` read with `want`, or `default` when the key is absent."""
     if key not in entry:
         return default

@@ -57,7 +57,11 @@ class _Object(dict[str, Any]):
     def __init__(self, pairs: list[tuple[str, Any]]) -> None:
         super().__init__(pairs)
         seen: set[str] = set()
-        self.repeated = [key for key, _ in pairs if key in seen or seen.add(key)]
+        self.repeated: list[str] = []
+        for key, _ in pairs:
+            if key in seen:
+                self.repeated.append(key)
+            seen.add(key)
 
 
 def read_result(stdout: str, *, login_shell: bool) -> ResultRead:
@@ -71,7 +75,7 @@ def read_result(stdout: str, *, login_shell: bool) -> ResultRead:
             cf.finding("jcli-not-json", f"stdout is not JSON: {_first_line(text)!r}")
         ]
         return ResultRead(None, f"invalid HookResult JSON: {error}", findings)
-    if not isinstance(value, dict):
+    if not isinstance(value, _Object):  # every JSON object is read as an _Object
         message = f"stdout is a JSON {_json_kind(value)}, not an object"
         return ResultRead(None, message, [cf.finding("jcli-not-object", message)])
     problems = _problems(value)
