@@ -3,12 +3,13 @@ states and counters the live session showed."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 from tui_support import make_app, running, until
 
-from inspector.journal.records import STATUS_PENDING, Event
+from inspector.journal.records import STATUS_PENDING, Event, Lifecycle
 from inspector.tui.app import InspectorApp
 from inspector.tui.launch import build_session, read_only_session
 from inspector.tui.widgets.hooks_panel import COLUMNS, HooksPanel
@@ -56,3 +57,18 @@ async def test_a_saved_demo_session_opens_with_the_hooks_panel_it_had_live(tmp_p
         name: {column: "" if column in SAVED_BLANK else cell for column, cell in row.items()}
         for name, row in live_rows.items()
     }
+
+
+async def test_rows_that_read_alike_each_keep_a_row(tmp_path: Path) -> None:
+    """A hook named `relay:agent` beside the relay `agent`: both labels read `relay:agent`."""
+    saved = tmp_path / "saved.jsonl"
+    records = [
+        Lifecycle(hook="relay:agent", state="ready", pid=7, seq=1),
+        Lifecycle(hook="agent", state="connected", pid=8, seq=2),
+    ]
+    saved.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
+    app = make_app(read_only_session(saved), tmp_path / "settings")
+    async with running(app) as pilot:
+        await until(pilot, lambda: len(panel_rows(app)) == 2, what="both rows")
+        states = sorted(row["state"] for row in panel_rows(app).values())
+    assert states == ["connected", "ready"]

@@ -90,16 +90,16 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
             return
         self._shown_for = (folded.version, config)
         rows = self._rows(folded, config)
-        if [row[0].plain for row in rows] != [str(key.value) for key in self.rows]:
+        if [key for key, _cells in rows] != [key.value for key in self.rows]:
             self.clear()
-            for row in rows:
-                self.add_row(*row, key=row[0].plain)
+            for key, cells in rows:
+                self.add_row(*cells, key=key)
             return
-        for row in rows:
-            for column, cell in zip(self.columns, row, strict=False):
-                self.update_cell(row[0].plain, column, cell, update_width=True)
+        for key, cells in rows:
+            for column, cell in zip(self.columns, cells, strict=False):
+                self.update_cell(key, column, cell, update_width=True)
 
-    def _rows(self, folded: HookRows, config: Config) -> list[tuple[Text, ...]]:
+    def _rows(self, folded: HookRows, config: Config) -> list[tuple[str, tuple[Text, ...]]]:
         """The configured hooks by priority, then hooks only the journal knows (all of them in
         a saved session) by name, then relays in the order they connected."""
         configured: tuple[Spec, ...] = (*config.enabled_hooks, *config.command_hooks)
@@ -113,7 +113,7 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
             spec = specs.get(key)
             row = seen.get(key) or _unseen(key, spec)
             rows.append(self._row(row, spec, names[row.name] > 1, folded.reloaded_at(row.name)))
-        return rows + [_relay_row(relay) for relay in folded.relays()]
+        return _keyed(rows + [_relay_row(relay) for relay in folded.relays()])
 
     def _row(
         self, row: HookRow, spec: Spec | None, shared_name: bool, reloaded: float | None
@@ -138,6 +138,20 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
             Text(str(row.skipped) if jcli else "-"),
             Text(f"{row.total_ms:.0f} ms" if jcli else "-"),
         )
+
+
+def _keyed(rows: list[tuple[Text, ...]]) -> list[tuple[str, tuple[Text, ...]]]:
+    """Each row under its label, which a row that reads like an earlier one (a hook named
+    `relay:x` beside the relay x, names cut short on screen) extends by its position."""
+    seen: set[str] = set()
+    keyed = []
+    for position, cells in enumerate(rows):
+        key = cells[0].plain
+        if key in seen:
+            key = f"{key}\0{position}"
+        seen.add(key)
+        keyed.append((key, cells))
+    return keyed
 
 
 def _relay_row(relay: HookRow) -> tuple[Text, ...]:
