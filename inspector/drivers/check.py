@@ -103,7 +103,7 @@ async def _probe_process_hook(engine: Engine, spec: HookSpec) -> None:
 
 
 def _process_report(spec: HookSpec, journal: Journal) -> HookReport:
-    records = [
+    records: list[Record] = [
         record
         for record in journal.records
         if isinstance(record, (Exchange, Lifecycle, Noise, Stderr)) and record.hook == spec.name

@@ -163,14 +163,18 @@ class JcliTurnRunner:
         return outcome
 
     async def _session_start(self, scenario: Scenario, model: str | None) -> None:
-        fields = {"messages": [], "session_id": scenario.session, "model": model}
+        fields: JSONObject = {"messages": [], "session_id": scenario.session, "model": model}
         await self._fire(None, "session_start", fields)
 
     # ---- the chat app: sending the message, finishing the reply ------------------------------
 
     async def _send(self, ts: _Turn) -> None:
         session = ts.scenario.session
-        fields = {"user_input": ts.turn.user, "messages": list(ts.history), "session_id": session}
+        fields: JSONObject = {
+            "user_input": ts.turn.user,
+            "messages": list(ts.history),
+            "session_id": session,
+        }
         result = await self._fire(ts, "pre_send_message", fields)
         if result.action == "stop":
             ts.outcome.notices.append(f"message blocked by hook {result.by}")
@@ -236,7 +240,11 @@ class JcliTurnRunner:
     async def _compaction(self, ts: _Turn) -> None:
         session = ts.scenario.session
         if self.micro_compact:
-            fields = {"messages": list(ts.history), "model": ts.model, "session_id": session}
+            fields: JSONObject = {
+                "messages": list(ts.history),
+                "model": ts.model,
+                "session_id": session,
+            }
             if (await self._fire(ts, "pre_micro_compact", fields)).action == "stop":
                 return  # skips auto compaction for this round too
             result = await self._fire(

@@ -123,7 +123,8 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
         finally:
             loader.dispose()
     except YamlLimitError as exc:
-        raise ConfigError(file, exc.problem or str(exc), line=exc.problem_mark.line + 1) from None
+        line = exc.problem_mark.line + 1 if exc.problem_mark else None
+        raise ConfigError(file, exc.problem, line=line) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -201,7 +202,7 @@ class _Reader:
 
     def round(self, node: Node, key: str) -> Round:
         fields = self.mapping(node, key, _ROUND_KEYS)
-        calls = ()
+        calls: tuple[ScriptedCall, ...] = ()
         if "tool_calls" in fields:
             calls = tuple(self.items(fields["tool_calls"], f"{key}.tool_calls", self.call))
         return Round(content=self.optional_str(fields, "content", key) or "", tool_calls=calls)

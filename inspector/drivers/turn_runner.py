@@ -286,7 +286,8 @@ class TurnRunner:
     async def _run_tool(
         self, ts: _TurnState, call: _ToolCall, scripted: ScriptedCall | None
     ) -> None:
-        name, arguments = call.name, call.arguments
+        name = call.name
+        arguments: JSONObject | None = call.arguments  # a hook's replacement may have none
         request = templates.tool_call_request(
             ts.meta("turn.tool.before"), ts.context(), name, arguments
         )
@@ -441,7 +442,9 @@ def _tool_calls(response: JSONObject) -> list[_ToolCall]:
     for raw in _list(response.get("tool_calls")):
         if not isinstance(raw, dict):
             continue
-        function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+        function = raw.get("function")
+        if not isinstance(function, dict):
+            function = {}
         calls.append(
             _ToolCall(
                 id=_text(raw.get("id")),
