@@ -13,8 +13,9 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Select, Static, TextArea
 
+from inspector.hooks.approvals import Verdict
 from inspector.protocol import templates
-from inspector.tui.screens.approval import ApprovalScreen, ApprovalVerdict, PromptView
+from inspector.tui.screens.approval import ApprovalScreen, PromptView
 from inspector.tui.screens.composer import ComposeRequest, ComposerScreen
 from inspector.tui.screens.rules import RulesScreen, RuleView
 
@@ -237,8 +238,8 @@ async def decide(keys: list[str], view: PromptView | None = None) -> list[Any]:
 
 
 async def test_allow_once() -> None:
-    assert await decide(["a"]) == [ApprovalVerdict("allow_once")]
-    assert await decide(["y"]) == [ApprovalVerdict("allow_once")]
+    assert await decide(["a"]) == [Verdict("allow_once")]
+    assert await decide(["y"]) == [Verdict("allow_once")]
 
 
 async def test_a_stray_enter_answers_nothing_but_buttons_are_a_tab_away() -> None:
@@ -249,7 +250,7 @@ async def test_a_stray_enter_answers_nothing_but_buttons_are_a_tab_away() -> Non
         assert app.results == [] and isinstance(app.screen, ApprovalScreen)
         await pilot.press("tab", "enter")
         await wait_until(pilot, lambda: app.results != [])
-    assert app.results == [ApprovalVerdict("allow_once")]
+    assert app.results == [Verdict("allow_once")]
 
 
 async def test_approval_keys_can_be_remapped_by_id() -> None:
@@ -261,13 +262,13 @@ async def test_approval_keys_can_be_remapped_by_id() -> None:
         assert app.results == []
         await pilot.press("o")
         await wait_until(pilot, lambda: app.results != [])
-    assert app.results == [ApprovalVerdict("allow_once")]
+    assert app.results == [Verdict("allow_once")]
 
 
 async def test_deny_with_reason_and_without() -> None:
     keys = ["d", *"not on main", "enter"]
-    assert await decide(keys) == [ApprovalVerdict("deny", reason="not on main")]
-    assert await decide(["n", "enter"]) == [ApprovalVerdict("deny", reason="")]
+    assert await decide(keys) == [Verdict("deny", reason="not on main")]
+    assert await decide(["n", "enter"]) == [Verdict("deny", reason="")]
 
 
 async def test_allow_always_with_each_scope_shows_the_rule_first() -> None:
@@ -284,8 +285,8 @@ async def test_allow_always_with_each_scope_shows_the_rule_first() -> None:
         )
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.results != [])
-    assert app.results == [ApprovalVerdict("allow_always", "tool")]
-    assert await decide(["A", "enter"]) == [ApprovalVerdict("allow_always", "exact")]
+    assert app.results == [Verdict("allow_always", "tool")]
+    assert await decide(["A", "enter"]) == [Verdict("allow_always", "exact")]
 
 
 async def test_escape_in_a_sub_step_goes_back_then_closes_undecided() -> None:

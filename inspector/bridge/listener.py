@@ -259,9 +259,11 @@ class Listener:
         try:
             line = await asyncio.wait_for(reader.readline(), GREETING_TIMEOUT_S)
         except asyncio.TimeoutError:
-            return self._refuse(writer, DEFAULT_NAME, peer, "no greeting in time")
+            self._refuse(writer, DEFAULT_NAME, peer, "no greeting in time")
+            return None
         except ValueError:  # past the stream limit
-            return self._refuse(writer, DEFAULT_NAME, peer, "the greeting line is too long")
+            self._refuse(writer, DEFAULT_NAME, peer, "the greeting line is too long")
+            return None
         except OSError:
             return None
         if not line:
@@ -269,7 +271,8 @@ class Listener:
         try:
             return read_greeting(line, self.token)
         except Refused as refusal:
-            return self._refuse(writer, refusal.name, peer, str(refusal))
+            self._refuse(writer, refusal.name, peer, str(refusal))
+            return None
 
     def _refuse(self, writer: asyncio.StreamWriter, name: str, peer: str, reason: str) -> None:
         writer.write(wire.welcome(False, reason))

@@ -75,19 +75,21 @@ class ManualHook:
         turn: str | None = None,
         exchange: Exchange | None = None,
     ) -> Exchange:
-        fields = {
-            "hook": self.name,
-            "method": method,
-            "request": {"jsonrpc": "2.0", "id": None, "method": method, "params": params},
-            "source": source,
-            "turn": turn,
-            "status": STATUS_PENDING,
-        }
+        request = {"jsonrpc": "2.0", "id": None, "method": method, "params": params}
         if exchange is None:
-            exchange = self.journal.append(Exchange(**fields))
+            exchange = self.journal.append(
+                Exchange(
+                    hook=self.name,
+                    method=method,
+                    request=request,
+                    source=source,
+                    turn=turn,
+                    status=STATUS_PENDING,
+                )
+            )
         else:
-            for key, value in fields.items():
-                setattr(exchange, key, value)
+            exchange.hook, exchange.method, exchange.request = self.name, method, request
+            exchange.source, exchange.turn, exchange.status = source, turn, STATUS_PENDING
             self.journal.update(exchange)
         started = time.perf_counter()
         if method != APPROVE_TOOL:

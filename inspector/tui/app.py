@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from inspector.demo import DEMO_CONFIG, scenarios_near
 from inspector.drivers.runners import turn_runner
 from inspector.drivers.scenario import load_scenario
 from inspector.engine import Engine
+from inspector.hooks.approvals import Verdict
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.private_file import JournalFileError
@@ -28,7 +30,7 @@ from inspector.pipeline.command_hosts import context_template, events
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.watcher import Reloader
 from inspector.safe_text import one_line, printable
-from inspector.tui.screens.approval import ApprovalScreen, ApprovalVerdict, PromptView
+from inspector.tui.screens.approval import ApprovalScreen, PromptView
 from inspector.tui.screens.composer import ComposeRequest, ComposerScreen
 from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.rules import RulesScreen, RuleView
@@ -466,7 +468,7 @@ class InspectorApp(App[int]):
             queue_length=len(pending),
         )
 
-        def decided(verdict: ApprovalVerdict | None) -> None:
+        def decided(verdict: Verdict | None) -> None:
             self._approval_open = False
             if verdict is not None:
                 self.engine.approvals.decide(prompt.id, verdict)
@@ -568,7 +570,7 @@ class InspectorApp(App[int]):
         ]
         self.push_screen(HelpScreen(title="Help", text=text, bindings=bindings))
 
-    def get_system_commands(self, screen: Screen[Any]):  # type: ignore[no-untyped-def]
+    def get_system_commands(self, screen: Screen[Any]) -> Iterator[SystemCommand]:
         yield from super().get_system_commands(screen)
         keys = self._current_keys()
         for binding in self.BINDINGS:

@@ -18,10 +18,10 @@ from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, ProgressBar, Static
 
+from inspector.hooks.approvals import Scope, Verdict
 from inspector.safe_text import json_dumps, one_line, shown
 
 Severity = Literal["low", "medium", "high", "critical"]
-Scope = Literal["exact", "tool"]
 Mode = Literal["choose", "scope", "reason"]
 
 # Arguments can be huge (a file being written); only the head is shown.
@@ -50,13 +50,6 @@ class PromptView:
     queue_length: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalVerdict:
-    kind: Literal["allow_once", "allow_always", "deny"]
-    scope: Scope | None = None  # set for allow_always only
-    reason: str = ""
-
-
 def arguments_text(arguments: dict[str, Any]) -> Text:
     """The arguments pretty-printed and highlighted, never read as markup, capped."""
     pretty = json_dumps(arguments, indent=2)
@@ -75,7 +68,7 @@ def rule_description(tool: str, arguments: dict[str, Any], scope: Scope) -> str:
     return f"{one_line(tool)} with exactly these arguments: {one_line(compact, 160)}"
 
 
-class ApprovalScreen(ModalScreen[ApprovalVerdict | None]):
+class ApprovalScreen(ModalScreen[Verdict | None]):
     DEFAULT_CSS = """
     ApprovalScreen {
         align: center middle;
@@ -238,7 +231,7 @@ class ApprovalScreen(ModalScreen[ApprovalVerdict | None]):
         countdown.set_class(seconds < URGENT_S, "-urgent")
         self.query_one("#time-bar", ProgressBar).update(progress=left)
 
-    def _finish(self, verdict: ApprovalVerdict | None) -> None:
+    def _finish(self, verdict: Verdict | None) -> None:
         # A key press and the deadline can land in the same frame: answer once.
         if self._finished:
             return
@@ -278,7 +271,7 @@ class ApprovalScreen(ModalScreen[ApprovalVerdict | None]):
         self.action_confirm()
 
     def action_allow_once(self) -> None:
-        self._finish(ApprovalVerdict("allow_once"))
+        self._finish(Verdict("allow_once"))
 
     def action_allow_always(self) -> None:
         self.mode = "scope"
@@ -291,10 +284,10 @@ class ApprovalScreen(ModalScreen[ApprovalVerdict | None]):
 
     def action_confirm(self) -> None:
         if self.mode == "scope":
-            self._finish(ApprovalVerdict("allow_always", self.scope))
+            self._finish(Verdict("allow_always", self.scope))
         elif self.mode == "reason":
             reason = self.query_one("#reason-input", Input).value.strip()
-            self._finish(ApprovalVerdict("deny", reason=reason))
+            self._finish(Verdict("deny", reason=reason))
 
     def action_back(self) -> None:
         self.mode = "choose"

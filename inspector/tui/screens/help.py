@@ -46,8 +46,8 @@ class HelpScreen(ModalScreen[None]):
 def keys_markdown(bindings: Iterable[KeyHelp]) -> str:
     """A Markdown table of the bindings, one row per action with all of its keys; "" for none."""
     rows: dict[tuple[str, str], list[str]] = {}
-    for keys, description, binding_id in bindings:
-        rows.setdefault((description, binding_id), []).append(keys)
+    for key, description, binding_id in bindings:
+        rows.setdefault((description, binding_id), []).append(key)
     if not rows:
         return ""
     lines = ["", "", "## Keys", "", "| Key | Action | Binding id |", "| --- | --- | --- |"]

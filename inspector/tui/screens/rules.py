@@ -60,7 +60,7 @@ class RulesScreen(ModalScreen[None]):
         Binding("escape", "close", "Close", priority=True, id="rules.close"),
     ]
 
-    def __init__(self, rules: list[RuleView], revoke: Callable[[str], None]) -> None:
+    def __init__(self, rules: list[RuleView], revoke: Callable[[str], object]) -> None:
         super().__init__()
         self._rules = list(rules)
         self._revoke = revoke

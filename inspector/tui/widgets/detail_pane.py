@@ -135,7 +135,7 @@ def verdict_view(record: Exchange, result: Any) -> Text:
 
 
 def _labelled(label: str, action: str | None) -> Text:
-    return Text.assemble((label, DIM), shown(action or "—", VERDICT_STYLE.get(action or "")))
+    return Text.assemble((label, DIM), shown(action or "—", VERDICT_STYLE.get(action or "", "")))
 
 
 def raw_view(record: Record | None) -> Text:
