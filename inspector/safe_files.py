@@ -28,10 +28,11 @@ class RefusedFile(OSError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
+        self.reason = reason
         self.strerror = reason
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.reason
 
 
 def open_regular(path: str | Path) -> BinaryIO:

@@ -107,6 +107,18 @@ def test_demo_hook_speaks_the_protocol(name: str) -> None:
     assert run.lines == [compact(HELLO_OK), compact(error(2, *METHOD_NOT_FOUND))]
 
 
+@pytest.mark.parametrize("name", ["review_gate.py", "redactor.py", "weather_plugin.py"])
+def test_demo_hook_survives_a_method_that_is_not_a_string(name: str) -> None:
+    odd = {"jsonrpc": "2.0", "id": 2, "method": ["hook.approve_tool"]}
+    run = run_hook(EXAMPLES / name, [HELLO, odd, request(3, "hook.no_such_method", {})])
+    assert run.returncode == 0
+    assert run.lines == [
+        compact(HELLO_OK),
+        compact(error(2, *METHOD_NOT_FOUND)),
+        compact(error(3, *METHOD_NOT_FOUND)),
+    ]
+
+
 def approve(tool: str, arguments: dict[str, Any]) -> Message:
     return request(2, "hook.approve_tool", {"meta": META, "tool": tool, "arguments": arguments})
 

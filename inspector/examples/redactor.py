@@ -76,7 +76,8 @@ def main() -> int:
         if not isinstance(message, dict) or "id" not in message:
             continue  # notifications need no answer
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"]}
-        handler = HANDLERS.get(message.get("method"))
+        method = message.get("method")
+        handler = HANDLERS.get(method) if isinstance(method, str) else None
         if handler is None:
             reply["error"] = {"code": -32601, "message": "method not found"}
         else:

@@ -9,11 +9,11 @@ pulls in `requests` (about half a second), which no other command should pay for
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 
 from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
 
 # Plugins whose findings are not credentials by their shape: entropy (git SHAs, UUIDs, base64 of
 # ordinary text), any public IP, keywords (key names are judged by secret_keys.is_secret_key,
@@ -45,9 +45,11 @@ BORDER = " \t\"'=:"
 
 @cache
 def detectors() -> tuple[RegexBasedDetector, ...]:
+    # detect-secrets types this mapping with a TypeVar bound to nothing; it holds plugin classes.
+    plugins: Mapping[str, type[BasePlugin]] = get_mapping_from_secret_type_to_class()
     return tuple(
         plugin()
-        for plugin in get_mapping_from_secret_type_to_class().values()
+        for plugin in plugins.values()
         if issubclass(plugin, RegexBasedDetector) and plugin.__name__ not in NOT_SHAPES
     )
 

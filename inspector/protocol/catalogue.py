@@ -32,14 +32,20 @@ class MethodSpec:
     note: str = ""
 
 
-def _stage(stage: str, **fields: str) -> MethodSpec:
+def _stage(
+    stage: str, *, summary: str, result_shape: str, sent_when: str, mode: str, on_failure: str
+) -> MethodSpec:
     return MethodSpec(
         name=stages.METHOD_FOR_STAGE[stage],
         stage=stage,
         kind="request",
+        summary=summary,
         result_key=stages.RESULT_KEY.get(stage),
         allowed_actions=stages.ALLOWED_ACTIONS.get(stage, frozenset()),
-        **fields,
+        result_shape=result_shape,
+        sent_when=sent_when,
+        mode=mode,
+        on_failure=on_failure,
     )
 
 

@@ -92,7 +92,7 @@ def agent_event_severity(kind: str, payload: dict[str, Any]) -> str:
         return "error"
     if kind == "agent.turn.end":
         status = payload.get("Status")
-        return {"error": "error", "aborted": "warn"}.get(status, "info")
+        return "error" if status == "error" else "warn" if status == "aborted" else "info"
     if kind in ("agent.llm.retry", "agent.context.compress", "agent.tool.exec_skipped"):
         return "warn"
     if kind == "agent.tool.exec_end" and payload.get("IsError"):
