@@ -10,9 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.bridge.deadline import FALLBACK
-from inspector.hosts.picoclaw.decode import typed_params
-from inspector.hosts.picoclaw.go_types import deep_equal
-from inspector.hosts.picoclaw.plain import plain_params
 from inspector.pipeline.answers import verdict_label
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.finding import Finding
@@ -36,10 +33,8 @@ HELLO_RESULT = {"ok": True, "name": "hook-inspector"}
 STOPS_WITH_REASON = frozenset({DENY_TOOL, ABORT_TURN, HARD_ABORT})
 
 
-def stage_result(
-    stage: str, outcome: StageResult | ApprovalResult, sent: dict[str, Any]
-) -> dict[str, Any]:
-    """The `result` of the answer to `sent` at `stage`."""
+def stage_result(stage: str, outcome: StageResult | ApprovalResult) -> dict[str, Any]:
+    """The `result` of the answer at `stage`: as little as says what the chain decided."""
     if isinstance(outcome, ApprovalResult):
         return {"approved": outcome.approved, "reason": outcome.reason}
     if outcome.decided_by == FALLBACK:
@@ -52,18 +47,17 @@ def stage_result(
         if outcome.hook_result is not None:
             answer["result"] = outcome.hook_result
         return answer
-    final = typed_params(stage, outcome.value)
-    if deep_equal(final, typed_params(stage, sent)):
+    if not outcome.changed:
         return {"action": CONTINUE}  # nothing to send back: a big object would only cost
-    return {"action": MODIFY, RESULT_KEY[stage]: plain_params(stage, final)}
+    return {"action": MODIFY, RESULT_KEY[stage]: outcome.value}
 
 
 def stage_reply(
-    rpc_id: Any, stage: str, outcome: StageResult | ApprovalResult, sent: dict[str, Any]
+    rpc_id: Any, stage: str, outcome: StageResult | ApprovalResult
 ) -> tuple[dict[str, Any], list[Finding]]:
     """The whole answer, and why it is the fallback when the chain's answer is a line PicoClaw
     cannot read: its reader stops for good at 1 MiB, and every later call would time out."""
-    answer = reply(rpc_id, stage_result(stage, outcome, sent))
+    answer = reply(rpc_id, stage_result(stage, outcome))
     size = len(go_json(answer).encode("utf-8", "backslashreplace")) + 1
     if size <= PICOCLAW_MAX_LINE:
         return answer, []

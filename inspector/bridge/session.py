@@ -242,7 +242,7 @@ class RelaySession:
             return answers.error_reply(rpc_id, answers.INVALID_PARAMS, reason)
         if outcome.decided_by == FALLBACK:
             exchange.findings.append(Finding(DEADLINE_CODE, "warning", outcome.reason, NO_ANSWER))
-        answer, found = answers.stage_reply(rpc_id, stage, outcome, params)
+        answer, found = answers.stage_reply(rpc_id, stage, outcome)
         exchange.findings.extend(found)
         return answer
 

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.manual import APPROVAL_CHAIN
 from inspector.hosts.picoclaw.decode import typed_params
+from inspector.hosts.picoclaw.go_types import deep_equal
 from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
 from inspector.hosts.picoclaw.plain import plain_params, plain_tool_result
 from inspector.journal.journal import Journal
@@ -85,7 +86,7 @@ class Pipeline:
         hooks = self.interceptors(stage)
         if not hooks:
             return StageResult(CONTINUE, value, chain=chain)
-        current = typed_params(stage, value)
+        current = sent = typed_params(stage, value)
         result: StageResult | None = None
         for hook in hooks:
             exchange = await hook.call(
@@ -110,7 +111,10 @@ class Pipeline:
                 break
             current = decoded.value if decoded.value is not None else current
         if result is None:
-            result = StageResult(CONTINUE, plain_params(stage, current), chain=chain)
+            changed = not deep_equal(current, sent)
+            result = StageResult(
+                CONTINUE, plain_params(stage, current), chain=chain, changed=changed
+            )
         self._decide(stage, result, source, turn, _tool_of(stage, value))
         return result
 

@@ -16,6 +16,7 @@ class StageResult:
     decided_by: str | None = None  # the hook whose answer ended the chain
     hook_result: dict[str, Any] | None = None  # the ToolResult of a before_tool respond
     chain: list[dict[str, Any]] = field(default_factory=list)
+    changed: bool = False  # the chain's value differs from what was sent, compared as Go would
 
 
 @dataclass(slots=True)
