@@ -314,7 +314,7 @@ class ProcessHook:
         # can be read before this coroutine next yields, and write() itself never raises (a
         # broken pipe surfaces in drain, or as the hook's exit).
         proc.stdin.write(line)
-        fields = {
+        fields: dict[str, Any] = {
             "hook": self.name,
             "method": method,
             "request": message,
@@ -377,7 +377,7 @@ class ProcessHook:
         exchange: Exchange | None,
         reason: str | None = None,
     ) -> Exchange:
-        fields = {
+        fields: dict[str, Any] = {
             "hook": self.name,
             "method": method,
             "request": jsonrpc.request(0, method, params),
