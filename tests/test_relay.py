@@ -481,7 +481,8 @@ def test_the_relay_imports_no_ui_and_no_engine() -> None:
     ours = {name for name in modules if name.split(".")[0] == "inspector"}
     assert not {name.split(".")[0] for name in modules} & {"textual", "rich", "yaml", "watchfiles"}
     assert all(
-        name in ("inspector", "inspector.relay") or name.startswith("inspector.relay.")
+        name in ("inspector", "inspector.relay", "inspector.safe_files")
+        or name.startswith("inspector.relay.")
         for name in ours
     )
 

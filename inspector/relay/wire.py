@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from inspector.safe_files import read_bytes_limited
 
 WIRE_VERSION = 1
 GREETING_KEY = "hook_inspector_relay"
@@ -110,17 +111,11 @@ TOKEN_FILE_LIMIT = 64 * 1024
 def read_token(path: str | Path) -> str:
     """A token file holds the token on its first line; surrounding whitespace is ignored.
     Raises ValueError naming the file. Only a small regular file is read: a FIFO or a device
-    is refused, not waited on (inspector.safe_files does this for the inspector; the relay
-    keeps to the standard library)."""
+    is refused, not waited on."""
     try:
-        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                raise ValueError(f"{path}: not a regular file")
-            data = file.read(TOKEN_FILE_LIMIT + 1)
+        data = read_bytes_limited(path, TOKEN_FILE_LIMIT)
     except OSError as error:
         raise ValueError(f"{path}: {error.strerror or error}") from None
-    if len(data) > TOKEN_FILE_LIMIT:
-        raise ValueError(f"{path}: too large for a token file (over {TOKEN_FILE_LIMIT:,} bytes)")
     try:
         token = data.decode("utf-8").strip().splitlines()
     except UnicodeDecodeError as error:
