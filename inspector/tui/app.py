@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -21,11 +22,11 @@ from inspector.demo import DEMO_CONFIG, scenarios_near
 from inspector.drivers.runners import turn_runner
 from inspector.drivers.scenario import load_scenario
 from inspector.engine import Engine
-from inspector.hooks.approvals import Verdict
+from inspector.hooks.approvals import ALLOW_ONCE, TIMEOUT, Verdict
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.private_file import JournalFileError
-from inspector.journal.records import STATUS_HELD, Exchange, Record, Reload
+from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
 from inspector.pipeline.command_hosts import context_template, events
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.watcher import Reloader
@@ -164,6 +165,7 @@ class InspectorApp(App[int]):
         self.set_interval(REFRESH_S, self._tick)
         if hasattr(self.engine, "approvals"):
             self.engine.approvals.subscribe(self._approvals_changed)
+        self.engine.journal.subscribe(self._journalled)
         self.query_one(ExchangeList).focus()
         if not self.session.read_only:
             self.start_engine()
@@ -472,13 +474,17 @@ class InspectorApp(App[int]):
             self._approval_open = False
             if verdict is not None:
                 self.engine.approvals.decide(prompt.id, verdict)
-            elif prompt in self.engine.approvals.pending:
+            elif time.monotonic() < prompt.deadline and prompt in self.engine.approvals.pending:
                 self.notify("Approval still pending: press p to answer it.", severity="warning")
                 return
             self.call_later(self.action_next_approval)
 
         self._approval_open = True
         self.push_screen(ApprovalScreen(view), decided)
+
+    def _journalled(self, record: Record, new: bool) -> None:
+        if new and isinstance(record, Decision) and record.by == TIMEOUT:
+            self.notify(timed_out_text(record), title="No answer in time", severity="warning")
 
     def action_rules(self) -> None:
         rules = [
@@ -592,6 +598,14 @@ class InspectorApp(App[int]):
             if active.binding.id:
                 keys.setdefault(active.binding.id, []).append(active.binding.key_display or key)
         return {binding_id: ", ".join(found) for binding_id, found in keys.items()}
+
+
+def timed_out_text(decision: Decision) -> str:
+    """What an approval nobody answered came to, and the rule that decided it."""
+    outcome = "allowed" if decision.verdict == ALLOW_ONCE else "denied"
+    return (
+        f"Approval of {decision.tool or 'a tool'} timed out and was {outcome}: {decision.reason}."
+    )
 
 
 def command_one_liner(stdin: str, hook: CommandHook) -> str:
