@@ -81,9 +81,11 @@ class Engine:
             return ManualHook(spec, self.journal, self.approvals)
         return ProcessHook(spec, self.journal, self.config.defaults, restart=self.restart_crashed)
 
-    async def _start_hook(self, hook: Hook) -> None:
+    async def _start_hook(self, hook: Hook) -> bool:
+        """Start `hook`; False when it did not come up (its lifecycle records say why)."""
         if isinstance(hook, (ProcessHook, ManualHook)):
-            await hook.start()
+            return await hook.start()
+        return True
 
     def _gated_hooks(self) -> list[Hook]:
         return [GatedHook(hook, self.gate) for hook in self.hooks.values()]
@@ -121,7 +123,7 @@ class Engine:
             if isinstance(hook := self.hooks[name], ProcessHook):
                 hook.defaults = config.defaults
         fresh = {name: self._make_hook(wanted[name]) for name in added + restarted}
-        await asyncio.gather(*(self._start_hook(hook) for hook in fresh.values()))
+        ready = await asyncio.gather(*(self._start_hook(hook) for hook in fresh.values()))
         retired = [self.hooks[name] for name in removed + restarted]
         self.hooks = {name: fresh.get(name) or self.hooks[name] for name in wanted}
         for hook in retired:
@@ -135,6 +137,7 @@ class Engine:
                 unchanged=unchanged,
                 duration_ms=round((time.perf_counter() - started) * 1000, 3),
                 trigger=trigger,
+                failed=[name for name, up in zip(fresh, ready, strict=True) if not up],
             )
         )
 

@@ -189,6 +189,7 @@ class Reload(Record):
     duration_ms: float = 0.0
     error: str | None = None  # the config error; the running hooks were left as they were
     trigger: str = "watch"  # watch, or hand
+    failed: list[str] = field(default_factory=list)  # added or restarted, but did not start
 
     @property
     def changes(self) -> str:
@@ -199,6 +200,7 @@ class Reload(Record):
                 ("added", self.added),
                 ("removed", self.removed),
                 ("restarted", self.restarted),
+                ("failed to start", self.failed),
             )
             if names
         )

@@ -29,6 +29,7 @@ from inspector.journal.private_file import JournalFileError
 from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
 from inspector.pipeline.command_hosts import context_template, events
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
+from inspector.reload.failed_start import failed_start_text
 from inspector.reload.watcher import Reloader
 from inspector.safe_text import one_line, printable
 from inspector.tui.screens.approval import ApprovalScreen, PromptView
@@ -215,6 +216,14 @@ class InspectorApp(App[int]):
         self._refresh_hooks()
         if record.error:
             self.notify(record.error, title="Config not reloaded", severity="error", timeout=10)
+            return
+        if record.failed:
+            self.notify(
+                failed_start_text(record, self.engine.journal),
+                title="Reloaded, but a hook did not start",
+                severity="error",
+                timeout=20,
+            )
             return
         self.notify(record.changes or "nothing to restart", title="Reloaded")
 

@@ -89,7 +89,7 @@ def milliseconds(duration_ms: float) -> str:
 
 def reload_cells(record: Reload) -> list[Cell]:
     """A reload stands out across the list: what it changed, or why it changed nothing."""
-    style = STATUS_STYLE.get("error") if record.error else RELOAD_STYLE
+    style = STATUS_STYLE.get("error") if record.error or record.failed else RELOAD_STYLE
     summary = (
         f"config not reloaded: {record.error}"
         if record.error
