@@ -17,10 +17,7 @@ from inspector.protocol.findings import finding
 from inspector.protocol.framing import PICOCLAW_MAX_LINE
 from inspector.protocol.jsonrpc import JSONRPC_VERSION, go_json
 from inspector.protocol.stages import (
-    ABORT_TURN,
     CONTINUE,
-    DENY_TOOL,
-    HARD_ABORT,
     MODIFY,
     RESPOND,
     RESULT_KEY,
@@ -30,7 +27,6 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 SERVER_ERROR = -32000
 HELLO_RESULT = {"ok": True, "name": "hook-inspector"}
-STOPS_WITH_REASON = frozenset({DENY_TOOL, ABORT_TURN, HARD_ABORT})
 
 
 def stage_result(stage: str, outcome: StageResult | ApprovalResult) -> dict[str, Any]:
@@ -39,17 +35,18 @@ def stage_result(stage: str, outcome: StageResult | ApprovalResult) -> dict[str,
         return {"approved": outcome.approved, "reason": outcome.reason}
     if outcome.decided_by == FALLBACK:
         return {"action": CONTINUE}  # without a value PicoClaw keeps the object it sent
-    if outcome.action in STOPS_WITH_REASON:
-        return {"action": outcome.action, "reason": outcome.reason}
-    if outcome.action == RESPOND:
-        # Without a result PicoClaw keeps the reason and runs the call it sent, as it was.
-        answer: dict[str, Any] = {"action": RESPOND, "reason": outcome.reason}
-        if outcome.hook_result is not None:
-            answer["result"] = outcome.hook_result
-        return answer
-    if not outcome.changed:
-        return {"action": CONTINUE}  # nothing to send back: a big object would only cost
-    return {"action": MODIFY, RESULT_KEY[stage]: outcome.value}
+    if outcome.action == CONTINUE:
+        if not outcome.changed:
+            return {"action": CONTINUE}  # nothing to send back: a big object would only cost
+        return {"action": MODIFY, RESULT_KEY[stage]: outcome.value}
+    # A stop: PicoClaw keeps its reason (a respond without a result too) and the object as the
+    # stopping hook left it, so a changed one goes back with it.
+    answer: dict[str, Any] = {"action": outcome.action, "reason": outcome.reason}
+    if outcome.action == RESPOND and outcome.hook_result is not None:
+        answer["result"] = outcome.hook_result
+    if outcome.changed:
+        answer[RESULT_KEY[stage]] = outcome.value
+    return answer
 
 
 def stage_reply(

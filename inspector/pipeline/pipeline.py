@@ -100,13 +100,15 @@ class Pipeline:
             self._settle(exchange, decoded)
             chain.append(_link(hook.name, decoded))
             if decoded.stops:
+                stopped_with = decoded.value or current
                 result = StageResult(
                     decoded.taken,
-                    plain_params(stage, decoded.value or current),
+                    plain_params(stage, stopped_with),
                     reason=decoded.reason,
                     decided_by=hook.name,
                     hook_result=plain_tool_result(decoded.hook_result),
                     chain=chain,
+                    changed=not deep_equal(stopped_with, sent),
                 )
                 break
             current = decoded.value if decoded.value is not None else current

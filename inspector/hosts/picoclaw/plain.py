@@ -12,9 +12,18 @@ from inspector.hosts.picoclaw.schemas import PARAMS, TOOL_RESULT
 
 def plain_params(stage: str, value: dict[str, Any]) -> dict[str, Any]:
     """A stage's typed params (see decode.typed_params) as the JSON object PicoClaw sends."""
-    return json.loads(marshal(value, PARAMS[stage]))
+    return _plain(marshal(value, PARAMS[stage]))
 
 
 def plain_tool_result(value: dict[str, Any] | None) -> dict[str, Any] | None:
     """A before_tool respond's typed ToolResult as JSON, or None when there is none."""
-    return None if value is None else json.loads(marshal(value, TOOL_RESULT))
+    return None if value is None else _plain(marshal(value, TOOL_RESULT))
+
+
+def _plain(text: str) -> Any:
+    """Go writes a float64 negative zero as -0, which Python would read as the integer 0."""
+    return json.loads(text, parse_int=_go_integer)
+
+
+def _go_integer(text: str) -> int | float:
+    return -0.0 if text == "-0" else int(text)

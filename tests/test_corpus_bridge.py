@@ -1,0 +1,123 @@
+"""Bridge mode against PicoClaw's own host: for every case of the recorded corpus, a PicoClaw-like
+client sends the exact stage request PicoClaw wrote over a real socket to a running inspector
+whose hooks write the exact bytes each hook wrote to PicoClaw. The one line the client gets back
+is read as PicoClaw reads a hook's answer (the Go-faithful decoder) and must leave PicoClaw with
+what its own host did with the hooks mounted directly: decision, approval, object passed on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus_cases import CASES, Case
+
+from inspector.bridge.listener import ListenOptions, listen_for_relays
+from inspector.engine import Engine
+from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_params
+from inspector.hosts.picoclaw.go_encode import marshal
+from inspector.hosts.picoclaw.outcome import APPROVED, STOPS
+from inspector.hosts.picoclaw.schemas import PARAMS
+from inspector.journal.records import Exchange
+from inspector.protocol.framing import PICOCLAW_MAX_LINE
+from inspector.relay import wire
+
+RELAY = "relay"
+# Deadlines far beyond the hooks' own timeouts: the hooks decide, never the agent's clock.
+DEADLINES_MS = {"observer": 500, "interceptor": 120_000, "approval": 120_000}
+OVER_1_MIB = (
+    "the hook's answer is a line of 1 MiB + 1 byte: PicoClaw's reader would stop for good and "
+    "time the call out; hook-inspector reads on and uses the answer, and the exchange the agent "
+    "received says what PicoClaw would have done (test_kinder_cases_say_what_picoclaw_would_do)"
+)
+NOT_BRIDGED = {
+    **{
+        case.id: (
+            "hook.hello: PicoClaw mounts the relay, whose hello the inspector answers itself; a "
+            "hook's hello behind the bridge never reaches PicoClaw"
+        )
+        for case in CASES
+        if case.stage == "hello"
+    },
+    "line_limit/approve/1MiB-plus-1": OVER_1_MIB,
+    "line_limit/before_tool/1MiB-plus-1": OVER_1_MIB,
+}
+COMPARED = [case for case in CASES if case.id not in NOT_BRIDGED]
+KINDER = [case for case in CASES if NOT_BRIDGED.get(case.id) == OVER_1_MIB]
+
+
+@pytest.fixture
+def socket_path() -> Iterator[Path]:
+    # Unix socket paths are limited to ~100 bytes: pytest's tmp_path can be too long.
+    folder = Path(tempfile.mkdtemp(prefix="corpus-", dir="/tmp"))
+    yield folder / "relay.sock"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@asynccontextmanager
+async def bridged(case: Case, folder: Path, socket_path: Path) -> AsyncIterator[Engine]:
+    async with Engine(case.config(folder)) as engine:
+        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
+        try:
+            yield engine
+        finally:
+            await listener.close()
+
+
+async def relayed_answer(case: Case, socket_path: Path) -> bytes:
+    """The line the agent gets for the case's stage request, sent as PicoClaw wrote it."""
+    reader, writer = await asyncio.open_unix_connection(socket_path, limit=1 << 24)
+    writer.write(wire.greeting(RELAY, None, DEADLINES_MS))
+    json.loads(await reader.readline())
+    writer.write(case.stage_request().encode() + b"\n")
+    answer = await reader.readline()
+    writer.close()
+    await writer.wait_closed()
+    return answer
+
+
+def as_picoclaw_reads(case: Case, answer: bytes) -> dict[str, Any]:
+    """What PicoClaw's host makes of the relay's answer, in the corpus's outcome terms."""
+    assert answer.endswith(b"\n") and len(answer) <= PICOCLAW_MAX_LINE
+    current = typed_params(case.stage, case.input)
+    decoded = decode_answer(case.stage, read_line(answer[:-1]), current, RELAY)
+    if case.stage == "approve_tool":
+        approved = decoded.taken == APPROVED
+        return {"approval": {"approved": approved, "reason": decoded.reason}}
+    if decoded.taken in STOPS:
+        decision = {"action": decoded.taken, "reason": decoded.reason}
+        return {"decision": decision, "passed_on_json": decoded.value_json()}
+    passed_on = decoded.value if decoded.value is not None else current
+    decision = {"action": "continue", "reason": ""}
+    return {"decision": decision, "passed_on_json": marshal(passed_on, PARAMS[case.stage])}
+
+
+@pytest.mark.parametrize("case", COMPARED, ids=[case.id for case in COMPARED])
+async def test_the_bridge_leaves_picoclaw_where_its_own_host_would(
+    case: Case, tmp_path: Path, socket_path: Path
+) -> None:
+    async with bridged(case, tmp_path, socket_path):
+        answer = await relayed_answer(case, socket_path)
+    expected = case.outcome
+    got = as_picoclaw_reads(case, answer)
+    if case.stage == "approve_tool":
+        assert got["approval"] == expected["approval"]
+    else:
+        assert got["decision"] == expected["decision"]
+        assert got["passed_on_json"] == expected["passed_on_json"]
+
+
+def test_at_least_150_cases_are_compared() -> None:
+    assert len(COMPARED) >= 150
+    assert len(CASES) == len(COMPARED) + len(NOT_BRIDGED)
+
+
+def relay_exchange(engine: Engine) -> Exchange:
+    (exchange,) = [e for e in engine.journal.exchanges() if e.hook == RELAY]
+    return exchange
