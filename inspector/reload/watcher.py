@@ -14,7 +14,10 @@ from inspector.journal.records import Reload
 from inspector.reload.targets import digest, folders, watched_paths
 
 DEBOUNCE_MS = 40  # long enough to fold an editor's burst (write, chmod, rename) into one change
-STEP_MS = 10
+STEP_MS = 20
+# How often the watching thread hands back to asyncio with nothing seen: each hand-back wakes the
+# loop, so a short one costs an idle app CPU for nothing (50 ms cost ten times a bare app's).
+IDLE_YIELD_MS = 1_000
 
 
 class Reloader:
@@ -50,7 +53,7 @@ class Reloader:
                 stop_event=self._rewatch,
                 recursive=False,
                 yield_on_timeout=True,
-                rust_timeout=50,
+                rust_timeout=IDLE_YIELD_MS,
             )
             async for changes in changes_seen:
                 self.armed.set()

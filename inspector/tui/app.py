@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Label
 
 from inspector.bridge.listener import Listener, ListenError, ListenOptions, listen_for_relays
@@ -106,6 +107,8 @@ class InspectorApp(App[int]):
         self._approval_open = False
         self.reloader: Reloader | None = None
         self.listener: Listener | None = None
+        self._wake_timer: Timer | None = None
+        self._unsubscribe_journal: Callable[[], None] | None = None
 
     # ---- set-up ----------------------------------------------------------------------------
 
@@ -163,7 +166,8 @@ class InspectorApp(App[int]):
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
         self.sub_title = str(self.session.config_path or "bundled demo")
-        self.set_interval(REFRESH_S, self._tick)
+        self._unsubscribe_journal = self.engine.journal.subscribe(self._journal_grew)
+        self._tick()
         if hasattr(self.engine, "approvals"):
             self.engine.approvals.subscribe(self._approvals_changed)
         self.engine.journal.subscribe(self._journalled)
@@ -200,6 +204,8 @@ class InspectorApp(App[int]):
         self.sub_title = f"{self.sub_title} · relays: {self.listener.address}"
 
     async def on_unmount(self) -> None:
+        if self._unsubscribe_journal is not None:
+            self._unsubscribe_journal()
         if self.listener is not None:
             await self.listener.close()  # relays get their fallback answers, not a dead hook's
         if not self.session.read_only:
@@ -255,7 +261,13 @@ class InspectorApp(App[int]):
             self.reloader.pause()
             self.notify("Watching paused: saves are ignored until you resume (W) or reload (r).")
 
+    def _journal_grew(self, _record: Record, _new: bool) -> None:
+        """Wake once, soon, for a burst of records; an idle app runs no clock."""
+        if self._wake_timer is None:
+            self._wake_timer = self.set_timer(REFRESH_S, self._tick, name="app-wake")
+
     def _tick(self) -> None:
+        self._wake_timer = None
         self._refresh_hooks()
 
     def _refresh_hooks(self) -> None:

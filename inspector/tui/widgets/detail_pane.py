@@ -12,6 +12,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane, TextArea
 
@@ -252,7 +253,7 @@ STATIC_VIEWS: dict[str, Callable[[Record | None], Text]] = {
 
 class DetailPane(Widget):
     """Tabs about one record. Only the visible tab is built; an update to the shown record (a
-    call finishing) or new stderr in its window rebuilds it on the next tick."""
+    call finishing) or new stderr in its window rebuilds it on a tick woken by that change."""
 
     DEFAULT_CSS = """
     DetailPane {
@@ -281,6 +282,7 @@ class DetailPane(Widget):
         self._stale: set[str] = set(self.TABS)  # tabs to rebuild when next shown
         self._labels_stale = True
         self._unsubscribe: Callable[[], None] | None = None
+        self._wake_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with TabbedContent():
@@ -306,7 +308,7 @@ class DetailPane(Widget):
 
     def on_mount(self) -> None:
         self._unsubscribe = self.journal.subscribe(self._on_record)
-        self.set_interval(REFRESH_S, self._refresh_stale)
+        self._wake()
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -330,8 +332,14 @@ class DetailPane(Widget):
     def _mark_stale(self, *tabs: str) -> None:
         self._stale.update(tabs)
         self._labels_stale = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._wake_timer is None:
+            self._wake_timer = self.set_timer(REFRESH_S, self._refresh_stale, name="detail-wake")
 
     def _refresh_stale(self) -> None:
+        self._wake_timer = None
         if self._labels_stale:
             self._labels_stale = False
             self._relabel()

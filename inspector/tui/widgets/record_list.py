@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from inspector.journal.journal import Journal
 from inspector.journal.records import Finding, Record
@@ -106,8 +107,9 @@ def _seq(record: Record) -> int:
 class RecordList(ScrollView, can_focus=True):
     """Rows of one or more record types from a journal, with a cursor, a filter and follow.
 
-    A journal subscriber only appends to a buffer; a timer folds the buffer into the index and
-    refreshes, so ingest never waits for rendering. The first line is a fixed header."""
+    A journal subscriber only appends to a buffer and wakes a one-shot timer, which folds the
+    buffer into the index and refreshes, so ingest never waits for rendering and an idle list
+    sleeps. The first line is a fixed header."""
 
     COLUMNS: ClassVar[tuple[Column, ...]] = ()
     RECORD_TYPES: ClassVar[tuple[type[Record], ...]] = ()
@@ -192,6 +194,7 @@ class RecordList(ScrollView, can_focus=True):
         self._cursor = -1
         self._announced: Record | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._wake_timer: Timer | None = None
 
     # ---- what subclasses provide --------------------------------------------------------------
 
@@ -260,7 +263,6 @@ class RecordList(ScrollView, can_focus=True):
         # Subscribe and build in one step of the loop, so no record falls between the two.
         self._unsubscribe = self.journal.subscribe(self._on_record)
         self._rebuild()
-        self.set_interval(REFRESH_S, self._tick)
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -272,8 +274,15 @@ class RecordList(ScrollView, can_focus=True):
     def _on_record(self, record: Record, new: bool) -> None:
         if isinstance(record, self.RECORD_TYPES):
             self._pending.append((record, new))
+            self._wake()
+
+    def _wake(self) -> None:
+        """Tick once, soon: a burst of records is folded in by one tick."""
+        if self._wake_timer is None:
+            self._wake_timer = self.set_timer(REFRESH_S, self._tick, name="record-list-wake")
 
     def _tick(self) -> None:
+        self._wake_timer = None
         self.flush()
         top = self.scroll_offset.y
         for row in range(top, min(top + self._page(), len(self._index))):
@@ -407,7 +416,10 @@ class RecordList(ScrollView, can_focus=True):
             base = self.get_component_rich_style("record-list--cursor")
         else:
             base = self.rich_style
-        return self._strip(self.cells(self._index[row]), base, width)
+        record = self._index[row]
+        if self.is_live(record):  # its clock runs: repaint while it is on screen
+            self._wake()
+        return self._strip(self.cells(record), base, width)
 
     def _strip(self, cells: list[Cell], base: Style, width: int) -> Strip:
         widths = column_widths(self.COLUMNS, width)
