@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.bridge.command_greeting import CommandGreeting, read_command
+from inspector.relay.command_wire import COMMAND_KEY
 from inspector.relay.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, WIRE_VERSION
 from inspector.safe_text import one_line
 
@@ -20,6 +22,7 @@ class Greeting:
     pid: int | None
     deadlines_ms: dict[str, int]  # observer, interceptor, approval
     modes: tuple[str, ...] = ()  # from the agent's hook.hello, when the relay saw it before us
+    command: CommandGreeting | None = None  # a command hook's relay: one event, then it hangs up
 
 
 class Refused(Exception):
@@ -48,11 +51,15 @@ def read_greeting(line: bytes, token: str | None) -> Greeting:
     if token is not None:
         _check_token(message.get("token"), token, name)
     pid = message.get("pid")
+    command = read_command(message[COMMAND_KEY]) if COMMAND_KEY in message else None
+    if isinstance(command, str):
+        raise Refused(command, name)
     return Greeting(
         name=name,
         pid=pid if _whole(pid) else None,
         deadlines_ms=_deadlines(message.get("deadlines_ms"), name),
         modes=_modes(message.get("hello")),
+        command=command,
     )
 
 

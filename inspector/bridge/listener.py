@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspector.bridge.command_session import CommandSession
 from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.session import RelaySession
@@ -136,6 +137,7 @@ class Listener:
         self.token = token
         self.max_line = max_line
         self.sessions: dict[str, RelaySession] = {}
+        self.command_sessions: set[CommandSession] = set()  # one event each, labels shared
         self.address = ""
         self._doorway: Doorway | None = None
         self._inode: int | None = None
@@ -162,17 +164,20 @@ class Listener:
 
     def time_left(self, seq: int) -> float | None:
         """Seconds until a held relayed request (by exchange seq) is dropped; None for others."""
-        for session in self.sessions.values():
+        for session in self._all_sessions():
             deadline = session.deadline_of(seq)
             if deadline is not None:
                 return deadline.left_s()
         return None
 
+    def _all_sessions(self) -> list[RelaySession | CommandSession]:
+        return [*self.sessions.values(), *self.command_sessions]
+
     async def close(self) -> None:
         """Stop accepting; every relay's pending calls get their fallback answer first."""
         if self._doorway is not None:
             await self._doorway.close()
-        await asyncio.gather(*(session.close() for session in list(self.sessions.values())))
+        await asyncio.gather(*(session.close() for session in self._all_sessions()))
         for writer in self._connections:  # still greeting
             writer.close()
         await asyncio.gather(*self._handlers, return_exceptions=True)
@@ -238,6 +243,9 @@ class Listener:
                 done_greeting()
             if greeting is None:
                 return
+            if greeting.command is not None:
+                await self._serve_command(greeting, reader, writer)
+                return
             label = self._label(greeting.name)
             session = RelaySession(
                 self.engine, label, greeting, reader, writer, peer=peer, max_line=self.max_line
@@ -252,6 +260,18 @@ class Listener:
         finally:
             self._connections.discard(writer)
             writer.close()
+
+    async def _serve_command(
+        self, greeting: Greeting, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        session = CommandSession(self.engine, greeting, reader, writer, max_line=self.max_line)
+        self.command_sessions.add(session)
+        self._connections.discard(writer)
+        writer.write(wire.welcome(True))
+        try:
+            await session.serve()
+        finally:
+            self.command_sessions.discard(session)
 
     async def _greet(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peer: str

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -176,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import asyncio
+
     from inspector.cli.run import run_scenario
     from inspector.cli.session import until_sigterm
 
@@ -191,6 +192,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    import asyncio
+
     from inspector.cli.check import check_hooks
     from inspector.cli.session import until_sigterm
 
@@ -218,6 +221,8 @@ def _open(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    import asyncio
+
     from inspector.cli.replay import replay_session
 
     return asyncio.run(replay_session(args.file, args.config, as_json=args.json))
@@ -230,6 +235,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+
     from inspector.cli.serve import serve
 
     listen = _listen_options(args, "serve")

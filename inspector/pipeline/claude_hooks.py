@@ -81,10 +81,18 @@ class ClaudeHooks:
         ]
 
     async def fire(
-        self, event: str, payload: JSONObject, *, source: str, turn: str | None = None
+        self,
+        event: str,
+        payload: JSONObject,
+        *,
+        source: str,
+        turn: str | None = None,
+        ask_by: float | None = None,
     ) -> EventOutcome:
         """Run `event`'s hooks with `payload` as their stdin and decide as Claude Code would.
-        Journals an exchange per run and, when any hook ran, one Decision."""
+        Journals an exchange per run and, when any hook ran, one Decision. An `ask` prompt
+        times out at `ask_by` (time.monotonic()) if that comes before its own timeout: a live
+        agent's hook deadline."""
         first: dict[str, CommandHook] = {}
         duplicates = []
         for hook in self.matching(event, payload):
@@ -96,7 +104,7 @@ class ClaudeHooks:
         )
         outcome = combine(event, payload, tuple(runs), tuple(duplicates))
         if outcome.verdict == ASK:
-            outcome = await self._ask(outcome, turn)
+            outcome = await self._ask(outcome, turn, ask_by)
         for run, why in ignored_updates(outcome):
             run.exchange.findings.append(updated_input_ignored(why))
             self.journal.update(run.exchange)
@@ -117,14 +125,19 @@ class ClaudeHooks:
 
     # ---- ask: the human decides ------------------------------------------------------------
 
-    async def _ask(self, outcome: EventOutcome, turn: str | None) -> EventOutcome:
+    async def _ask(
+        self, outcome: EventOutcome, turn: str | None, ask_by: float | None
+    ) -> EventOutcome:
         payload = outcome.payload
         askers = [run for run in outcome.runs if run.answer.action == ASK]
         tool = payload.get("tool_name")
         tool = tool if isinstance(tool, str) else ""
         arguments = outcome.updated_input or payload.get("tool_input")
         arguments = arguments if isinstance(arguments, dict) else {}
+        now = time.monotonic()
         timeout_s = self.ask_timeout_ms / 1000
+        if ask_by is not None:
+            timeout_s = max(0.0, min(timeout_s, ask_by - now))
         prompt = ApprovalPrompt(
             id=self.approvals.new_prompt_id(),
             exchange=askers[0].exchange.seq,
@@ -140,7 +153,7 @@ class ClaudeHooks:
                 for run in outcome.runs
             ),
             severity=severity_of(tool, arguments),
-            deadline=time.monotonic() + timeout_s,
+            deadline=now + timeout_s,
             timeout_s=timeout_s,
             on_timeout="deny",
         )

@@ -7,16 +7,19 @@ Imports only the standard library and the bridge's relay modules, so it starts f
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from inspector.relay.link import Endpoint
+from inspector.relay.command_main import command_host, host_port
+from inspector.relay.command_main import main as command_main
 from inspector.relay.log import Log
-from inspector.relay.relay import Relay, Settings
 from inspector.relay.wire import DEFAULT_DEADLINES_MS, default_socket_path
+
+if TYPE_CHECKING:
+    from inspector.relay.link import Endpoint
 
 DESCRIPTION = """\
 Run by an agent as its process hook: copies the agent's JSON-RPC lines to a running
@@ -39,13 +42,18 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the inspector's Unix socket (default: {default_socket_path()})",
     )
     where.add_argument(
-        "--connect", metavar="HOST:PORT", type=_host_port, help="reach the inspector over TCP"
+        "--connect", metavar="HOST:PORT", type=host_port, help="reach the inspector over TCP"
     )
     parser.add_argument(
         "--token-file",
         type=Path,
         metavar="FILE",
         help="file holding the inspector's token (required with --connect)",
+    )
+    parser.add_argument(
+        "--host",
+        choices=["picoclaw"],
+        help="picoclaw (the default); --host claude or --host jcli relays a command hook instead",
     )
     parser.add_argument(
         "--name", metavar="LABEL", help="how the inspector labels this agent (default: its name)"
@@ -69,8 +77,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if command_host(words) is not None:
+        return command_main(words)
+    # A command relay never needs the event loop: it is imported only from here on.
+    import asyncio
+
+    from inspector.relay.relay import Relay, Settings
+
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     if args.connect and not args.token_file:
         parser.error("--connect needs --token-file")
     name = args.name or _parent_name()
@@ -88,17 +104,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _endpoint(args: argparse.Namespace) -> Endpoint:
+    from inspector.relay.link import Endpoint
+
     if args.connect:
         host, port = args.connect
         return Endpoint(host=host, port=port, token_file=args.token_file)
     return Endpoint(path=args.socket or default_socket_path(), token_file=args.token_file)
-
-
-def _host_port(text: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
-    return host.strip("[]"), int(port)
 
 
 def _positive(text: str) -> int:

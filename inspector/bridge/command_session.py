@@ -1,0 +1,265 @@
+"""One relayed command-hook event (Claude Code, j-cli): the relay sends the event and waits; the
+inspector answers from its own config's hooks for that host and from the person, by the
+relay's deadline, and the answer becomes the hook's stdout, stderr and exit code.
+
+The event is an exchange of the relay (source `relay:<name>`, the host's event as its method, the
+host's stdin as its request) in the same journal as everything else. The intercept can hold it:
+forwarded as it was, it goes on to the hooks; with a PreToolUse's tool_input edited, the edit goes
+back to Claude Code as updatedInput; dropped, the host reads a hook that said nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from inspector.bridge.command_answer import ABSENT, HookOutput, claude_output, jcli_output
+from inspector.bridge.command_greeting import CommandGreeting
+from inspector.bridge.deadline import DEADLINE_CODE, CallDeadline
+from inspector.bridge.greeting import Greeting
+from inspector.hooks.command_hook import parse_stdout
+from inspector.hosts import CLAUDE, host_label
+from inspector.journal.records import (
+    STATUS_CANCELLED,
+    STATUS_DROPPED,
+    STATUS_HELD,
+    STATUS_OK,
+    STATUS_PENDING,
+    Exchange,
+    Finding,
+    Noise,
+)
+from inspector.pipeline.claude_hooks import ClaudeHooks
+from inspector.pipeline.claude_outcome import EventOutcome
+from inspector.pipeline.jcli_chain import JcliChain
+from inspector.protocol.claude_events import PRE_TOOL_USE
+from inspector.relay import command_wire
+
+if TYPE_CHECKING:
+    from inspector.engine import Engine
+
+READ_CHUNK = 1 << 16
+STOPPED_REASON = "hook-inspector stopped before its hooks answered"
+NO_ANSWER = "Without an answer it goes on as if the hook were absent"
+# The stdin field that names the event: Claude Code's and j-cli's.
+EVENT_FIELD = {CLAUDE: "hook_event_name", command_wire.JCLI: "event"}
+
+
+class NotAnEvent(ValueError):
+    """What the relay sent (`raw`, or its head) is not one of its host's events; the message
+    says why."""
+
+    def __init__(self, problem: str, raw: bytes) -> None:
+        super().__init__(problem)
+        self.raw = raw
+
+
+class CommandSession:
+    """Answers the one event of one command relay."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        greeting: Greeting,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        max_line: int,
+    ) -> None:
+        assert greeting.command is not None
+        self.engine = engine
+        self.command: CommandGreeting = greeting.command
+        self.label = greeting.name
+        self.source = f"relay:{self.label}"
+        self.pid = greeting.pid
+        kind = f"{host_label(self.command.host)} hook"
+        self.deadline = CallDeadline(self.command.timeout_ms, kind)
+        self._reader = reader
+        self._writer = writer
+        self._max_line = max_line
+        self._deciding: asyncio.Task[HookOutput] | None = None
+        self._stopping = False
+        self._done = asyncio.Event()
+
+    def deadline_of(self, seq: int) -> CallDeadline | None:
+        """The deadline of the event when it is the held request `seq`."""
+        return self.deadline if any(held.seq == seq for held in self.deadline.held) else None
+
+    async def serve(self) -> None:
+        try:
+            await self._serve()
+        finally:
+            self._done.set()
+
+    async def _serve(self) -> None:
+        try:
+            raw = await asyncio.wait_for(self._read_event(), self.deadline.left_s())
+            payload, stdin = self._event(raw)
+        except (asyncio.TimeoutError, OSError):
+            return  # it never finished sending: whatever it waits for, nothing is owed
+        except NotAnEvent as problem:
+            self._noise(problem.raw, str(problem))
+            await self._reply(ABSENT)
+            return
+        self.engine.journal.update(await self._answer(payload, stdin))
+
+    async def close(self) -> None:
+        """The inspector stops: the event gets the answer of an absent hook, now."""
+        self._stopping = True
+        if self._deciding is not None:
+            self._deciding.cancel()
+        await self._done.wait()
+
+    # ---- reading the event -----------------------------------------------------------------
+
+    async def _read_event(self) -> bytes:
+        data = bytearray()
+        while chunk := await self._reader.read(READ_CHUNK):
+            data += chunk
+            if len(data) > self._max_line:
+                raise NotAnEvent(f"an event of over {self._max_line:,} bytes", bytes(data[:4096]))
+        return bytes(data)
+
+    def _event(self, raw: bytes) -> tuple[dict[str, Any], str]:
+        try:
+            message = json.loads(raw)
+        except ValueError as error:
+            raise NotAnEvent(f"not JSON: {error}", raw) from None
+        stdin = message.get("stdin") if isinstance(message, dict) else None
+        if not isinstance(stdin, str):
+            raise NotAnEvent("no stdin in what the relay sent", raw)
+        try:
+            payload = json.loads(stdin)
+        except ValueError as error:
+            raise NotAnEvent(f"the host's stdin is not JSON: {error}", raw) from None
+        field = EVENT_FIELD[self.command.host]
+        if not isinstance(payload, dict) or not isinstance(payload.get(field), str):
+            label = host_label(self.command.host)
+            raise NotAnEvent(f"the host's stdin is not a {label} event (no {field})", raw)
+        return payload, stdin.removesuffix("\n")
+
+    def _noise(self, raw: bytes, problem: str) -> None:
+        code = "relay-not-json" if "JSON" in problem else "relay-not-a-request"
+        self.engine.journal.append(
+            Noise(
+                host=self.command.host,
+                hook=self.label,
+                line=raw.decode("utf-8", errors="replace"),
+                size=len(raw),
+                pid=self.pid,
+                findings=[Finding(code, "warning", problem)],
+            )
+        )
+
+    # ---- answering -------------------------------------------------------------------------
+
+    async def _answer(self, payload: dict[str, Any], stdin: str) -> Exchange:
+        event = payload[EVENT_FIELD[self.command.host]]
+        candidate = Exchange(
+            host=self.command.host,
+            hook=self.label,
+            method=event,
+            request=payload,
+            raw_request=stdin,
+            source=self.source,
+            status=STATUS_HELD,
+            deadline=time.time() + self.deadline.left_s(),
+        )
+        gate = self.engine.gate
+        hold = gate.predicate is not None and gate.predicate(candidate)
+        if hold:
+            self.deadline.held.append(candidate)
+        else:
+            candidate.status = STATUS_PENDING
+            self.engine.journal.append(candidate)
+        self._deciding = asyncio.create_task(self._decide(candidate, payload, hold))
+        try:
+            output = await asyncio.wait_for(self._deciding, self.deadline.left_s())
+        except asyncio.TimeoutError:
+            output = ABSENT
+            why = f"{self.deadline.describe()} passed before hook-inspector's hooks answered"
+            candidate.findings.append(Finding(DEADLINE_CODE, "warning", why, NO_ANSWER))
+        except asyncio.CancelledError:
+            if not self._stopping:
+                raise
+            output = ABSENT
+            candidate.findings.append(Finding("inspector-stopped", "warning", STOPPED_REASON))
+        if not candidate.seq:  # the deadline came before the gate could journal it as held
+            candidate.status = STATUS_CANCELLED
+            self.engine.journal.append(candidate)
+        if candidate.status == STATUS_CANCELLED and not self._stopping:
+            candidate.status = STATUS_DROPPED
+            candidate.error = f"dropped: still held when {self.deadline.describe()} passed"
+        sent = await self._reply(output)
+        candidate.duration_ms = round((time.monotonic() - self.deadline.received) * 1000, 3)
+        if candidate.status in (STATUS_DROPPED, STATUS_CANCELLED):
+            return candidate
+        candidate.raw_response = output.stdout
+        candidate.response = parse_stdout(output.stdout)
+        candidate.stderr = output.stderr
+        candidate.exit_code = output.exit_code
+        candidate.action = output.action
+        candidate.status = STATUS_OK if sent else STATUS_CANCELLED
+        candidate.error = None if sent else "the relay hung up first"
+        return candidate
+
+    async def _decide(self, candidate: Exchange, payload: dict[str, Any], hold: bool) -> HookOutput:
+        if hold:
+            held = await self.engine.gate.hold(candidate, payload)
+            if held is None:
+                return ABSENT  # dropped by hand: the host reads a hook that said nothing
+            edited = _edited_input(candidate, held.params)
+            if isinstance(held.params, dict) and held.params != payload:  # as it went on
+                payload = held.params
+                candidate.request = payload
+                candidate.raw_request = json.dumps(payload, separators=(",", ":"))
+        else:
+            edited = None
+        commands = self.engine.commands
+        if self.command.host == CLAUDE:
+            if isinstance(commands, ClaudeHooks):
+                outcome = await commands.fire(
+                    candidate.method, payload, source=self.source, ask_by=self.deadline.hooks_by
+                )
+            else:
+                self._no_hooks(candidate)
+                outcome = EventOutcome(candidate.method, payload)
+            return claude_output(outcome, edited)
+        if isinstance(commands, JcliChain):
+            return jcli_output(await commands.fire(candidate.method, payload, source=self.source))
+        self._no_hooks(candidate)
+        return ABSENT
+
+    def _no_hooks(self, exchange: Exchange) -> None:
+        label = host_label(self.command.host)
+        message = (
+            f"hook-inspector's config has no {label} hooks: the event passes as if the relay"
+            f" were absent (start hook-inspector with a {label} config)"
+        )
+        exchange.findings.append(Finding("relay-no-hooks", "warning", message, NO_ANSWER))
+
+    async def _reply(self, output: HookOutput) -> bool:
+        """Send the answer and hang up; False when the relay is already gone."""
+        if self._writer.is_closing():
+            return False
+        answer = command_wire.answer(output.stdout, output.stderr, output.exit_code)
+        try:
+            self._writer.write(answer)
+            await self._writer.drain()
+        except OSError:
+            return False
+        finally:
+            self._writer.close()
+        return True
+
+
+def _edited_input(exchange: Exchange, payload: Any) -> dict[str, Any] | None:
+    """A held PreToolUse's tool_input as the person changed it, else None."""
+    if not exchange.edited or exchange.method != PRE_TOOL_USE:
+        return None
+    original = exchange.request or {}
+    edited = payload.get("tool_input") if isinstance(payload, dict) else None
+    if isinstance(edited, dict) and edited != original.get("tool_input"):
+        return edited
+    return None

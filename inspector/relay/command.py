@@ -1,0 +1,172 @@
+"""The command relay: one event of a command hook (Claude Code, j-cli) handed to hook-inspector,
+and its answer given back as the hook's own stdout, stderr and exit code.
+
+Plain blocking sockets: one connection, one event, no event loop to start. Whatever goes wrong
+(no inspector, a socket that is not this user's, a refusal, no answer before the deadline) the
+hook answers as if it were not there: exit 0, no output, one line on stderr saying why. The
+agent is never blocked past `answer_by_ms` of its own timeout."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from inspector.relay import command_wire
+from inspector.relay.trust import Untrusted, check_listener, check_socket_file
+from inspector.relay.wire import WELCOME_KEY, answer_by_ms, read_token
+
+CONNECT_TIMEOUT_S = 1.0
+WELCOME_LIMIT = 64 * 1024
+_CHUNK = 1 << 16
+
+
+class Target(NamedTuple):
+    """Which inspector to reach and what to tell it: the host, the label, the handler's
+    timeout, and a Unix socket `path` or a TCP `host_port` with a `token_file`. (Named tuples,
+    not dataclasses: importing dataclasses would add a tenth to the relay's start.)"""
+
+    host: str
+    name: str
+    timeout_ms: int
+    path: Path | None = None
+    host_port: tuple[str, int] | None = None
+    token_file: Path | None = None
+
+    def __str__(self) -> str:
+        if self.host_port is not None:
+            return f"{self.host_port[0]}:{self.host_port[1]}"
+        return str(self.path)
+
+
+class Output(NamedTuple):
+    stdout: str
+    stderr: str
+    exit_code: int
+
+
+ABSENT = Output("", "", 0)  # what the host sees from a hook that says nothing
+
+
+class _Unanswered(Exception):
+    """The inspector was reached but gave no usable answer; the message says why."""
+
+
+def relay_event(
+    target: Target,
+    stdin: bytes,
+    environ: Mapping[str, str],
+    cwd: str,
+    say: Callable[[str], None],
+) -> Output:
+    """The inspector's answer to one event, or ABSENT (after one line through `say`)."""
+    answer_by = time.monotonic() + answer_by_ms(target.timeout_ms) / 1000
+    passes = "the event passes as if this hook were absent"
+    try:
+        with _connect(target, answer_by) as sock:
+            return _ask(sock, target, stdin, environ, cwd, answer_by)
+    except Untrusted as distrust:
+        say(f"not trusting the socket {target}: {distrust}; sent it nothing, {passes}")
+    except _Unanswered as why:
+        say(f"hook-inspector at {target} {why}; {passes}")
+    except TimeoutError:
+        say(f"hook-inspector at {target} did not answer in time; {passes}")
+    except OSError as error:
+        say(f"no hook-inspector at {target} ({error.strerror or error}); {passes}")
+    return ABSENT
+
+
+def _connect(target: Target, answer_by: float) -> socket.socket:
+    timeout = min(CONNECT_TIMEOUT_S, _left(answer_by))
+    if target.host_port is not None:
+        return socket.create_connection(target.host_port, timeout=timeout)
+    assert target.path is not None
+    check_socket_file(target.path)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(str(target.path))
+        check_listener(sock)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _ask(
+    sock: socket.socket,
+    target: Target,
+    stdin: bytes,
+    environ: Mapping[str, str],
+    cwd: str,
+    answer_by: float,
+) -> Output:
+    token = _token(target.token_file) if target.token_file else None
+    greeting = command_wire.greeting(
+        target.name, os.getpid(), token, target.host, target.timeout_ms
+    )
+    sock.sendall(greeting)
+    lines = _Lines(sock, answer_by)
+    _check_welcome(lines.next(WELCOME_LIMIT))
+    env = command_wire.host_env(target.host, environ)
+    sock.sendall(command_wire.event(stdin, env, cwd))
+    sock.shutdown(socket.SHUT_WR)
+    try:
+        stdout, stderr, code = command_wire.read_answer(lines.next(command_wire.ANSWER_LIMIT))
+    except command_wire.BadAnswer as problem:
+        raise _Unanswered(f"sent an answer that is not one ({problem})") from None
+    return Output(stdout, stderr, code)
+
+
+class _Lines:
+    """Lines from `sock`, each read by `answer_by` at the latest (TimeoutError otherwise)."""
+
+    def __init__(self, sock: socket.socket, answer_by: float) -> None:
+        self._sock = sock
+        self._answer_by = answer_by
+        self._buffer = bytearray()
+
+    def next(self, limit: int) -> bytes:
+        while (end := self._buffer.find(b"\n")) < 0:
+            if len(self._buffer) > limit:
+                raise _Unanswered(f"sent a line over {limit:,} bytes")
+            self._sock.settimeout(_left(self._answer_by))
+            chunk = self._sock.recv(_CHUNK)
+            if not chunk:
+                if self._buffer:
+                    end = len(self._buffer)
+                    break
+                raise _Unanswered("closed the connection without an answer")
+            self._buffer += chunk
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
+        return line
+
+
+def _check_welcome(line: bytes) -> None:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        message = None
+    if not isinstance(message, dict) or WELCOME_KEY not in message:
+        raise _Unanswered(f"did not welcome this relay: {line[:120]!r}")
+    if message.get("ok") is not True:
+        raise _Unanswered(f"refused this relay: {message.get('error') or 'no reason given'}")
+
+
+def _token(path: Path) -> str:
+    try:
+        return read_token(path)
+    except ValueError as problem:
+        raise _Unanswered(f"cannot be reached: cannot read the token file: {problem}") from None
+
+
+def _left(answer_by: float) -> float:
+    left = answer_by - time.monotonic()
+    if left <= 0:
+        raise TimeoutError
+    return left

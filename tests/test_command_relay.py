@@ -1,0 +1,312 @@
+"""The command relay (`hook-inspector relay --host claude|jcli`) run as a real process, the way
+Claude Code runs a hook, against a real inspector (engine + listener) whose config hooks are real
+scripts: what the hook prints and exits with, and what the journal shows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from claude_support import decision, reply, script, spec
+from conftest import wait_for
+
+from inspector.bridge.listener import Listener, ListenOptions, listen_for_relays
+from inspector.config.model import CommandHookSpec, Config
+from inspector.engine import Engine
+from inspector.hooks.approvals import Verdict
+from inspector.journal.records import Decision, Exchange, Noise
+
+RELAY_ENV = {
+    "CLAUDE_PROJECT_DIR": "/work/project",
+    "CLAUDECODE": "1",
+    "CLAUDE_CODE_SESSION_ID": "0b6f0f7e-2a57-4a0e-9e47-52b0a4d44f7a",
+}
+
+
+def pre_tool_use(command: str) -> dict[str, Any]:
+    return {
+        "session_id": "0b6f0f7e-2a57-4a0e-9e47-52b0a4d44f7a",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/work/project",
+        "prompt_id": "p1",
+        "permission_mode": "default",
+        "effort": {"level": "medium"},
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "run it"},
+        "tool_use_id": "toolu_01",
+    }
+
+
+@dataclass(frozen=True)
+class HookRun:
+    stdout: str
+    stderr: str
+    exit_code: int
+
+    @property
+    def output(self) -> dict[str, Any]:
+        value = json.loads(self.stdout)
+        assert isinstance(value, dict)
+        return value
+
+
+@pytest.fixture
+def socket_path() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="cmdrelay-", dir="/tmp"))  # AF_UNIX paths are short
+    yield folder / "inspector" / "relay.sock"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@asynccontextmanager
+async def inspector(
+    *specs: CommandHookSpec, socket_path: Path, workdir: Path, host: str = "claude"
+) -> AsyncIterator[tuple[Engine, Listener]]:
+    config = Config(hooks=specs, format=host if specs else "native", workdir=workdir)  # type: ignore[arg-type]
+    async with Engine(config) as engine:
+        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
+        try:
+            yield engine, listener
+        finally:
+            await listener.close()
+
+
+async def run_relay(
+    socket_path: Path, event: dict[str, Any], *flags: str, host: str = "claude"
+) -> HookRun:
+    """The relay as the host runs it: the event as compact JSON and a newline on stdin."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "inspector",
+        "relay",
+        "--host",
+        host,
+        "--socket",
+        str(socket_path),
+        *flags,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, **RELAY_ENV},
+    )
+    stdin = json.dumps(event, separators=(",", ":")).encode() + b"\n"
+    stdout, stderr = await process.communicate(stdin)
+    assert process.returncode is not None
+    return HookRun(stdout.decode(), stderr.decode(), process.returncode)
+
+
+def relayed(engine: Engine) -> list[Exchange]:
+    return [
+        record
+        for record in engine.journal.records
+        if isinstance(record, Exchange) and record.hook == "claude"
+    ]
+
+
+async def test_a_config_hook_that_blocks_rm_rf_becomes_a_pretooluse_deny(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    guard = spec(script("guard_rm.sh"), matcher="Bash")
+    async with inspector(guard, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        run = await run_relay(socket_path, pre_tool_use("rm -rf /tmp/precious"))
+    assert run.exit_code == 0 and run.stderr == ""
+    specific = run.output["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PreToolUse"
+    assert specific["permissionDecision"] == "deny"
+    assert "rm -rf is not allowed" in specific["permissionDecisionReason"]
+    (exchange,) = relayed(engine)
+    assert exchange.source == "relay:claude" and exchange.host == "claude"
+    assert exchange.method == "PreToolUse" and exchange.status == "ok"
+    assert exchange.action == "deny" and exchange.exit_code == 0
+    assert exchange.request == pre_tool_use("rm -rf /tmp/precious")
+    guard_runs = [
+        record
+        for record in engine.journal.records
+        if isinstance(record, Exchange) and record.hook == guard.name
+    ]
+    assert [(run.source, run.exit_code) for run in guard_runs] == [("relay:claude", 2)]
+
+
+async def test_an_allowing_config_hook_is_passed_on_with_its_reason(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    allow = spec(reply(0, decision("allow", "ls is harmless")), matcher="Bash")
+    async with inspector(allow, socket_path=socket_path, workdir=tmp_path):
+        run = await run_relay(socket_path, pre_tool_use("ls"))
+    assert run.exit_code == 0
+    assert run.output == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": "ls is harmless",
+        }
+    }
+
+
+async def test_a_hook_that_says_nothing_gives_no_output(socket_path: Path, tmp_path: Path) -> None:
+    quiet = spec(reply(0), matcher="Bash")
+    async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        run = await run_relay(socket_path, pre_tool_use("ls"))
+    assert (run.stdout, run.stderr, run.exit_code) == ("", "", 0)
+    assert relayed(engine)[0].action == "continue"
+
+
+async def test_a_held_pretooluse_forwarded_edited_goes_back_as_updated_input(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    quiet = spec(reply(0), matcher="Bash")
+    async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, listener):
+        engine.set_intercept("hook:claude")
+        running = asyncio.create_task(run_relay(socket_path, pre_tool_use("rm -rf build")))
+        await wait_for(lambda: bool(engine.held))
+        (held,) = engine.held
+        assert listener.time_left(held.seq) is not None
+        edited = {**held.params, "tool_input": {"command": "rm -rf build/tmp"}}
+        assert engine.forward(held.seq, edited)
+        run = await running
+    assert run.output == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "updatedInput": {"command": "rm -rf build/tmp"},
+        }
+    }
+    (exchange,) = relayed(engine)
+    assert exchange.edited and exchange.action == "modify"
+    assert exchange.request is not None
+    assert exchange.request["tool_input"] == {"command": "rm -rf build/tmp"}
+
+
+async def test_an_ask_opens_the_approval_prompt_and_the_person_denies_with_a_reason(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    asker = spec(reply(0, decision("ask", "is this wise?")), matcher="Bash")
+    async with inspector(asker, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        running = asyncio.create_task(run_relay(socket_path, pre_tool_use("rm -rf /")))
+        await wait_for(lambda: bool(engine.approvals.pending))
+        (prompt,) = engine.approvals.pending
+        assert prompt.tool == "Bash" and prompt.arguments["command"] == "rm -rf /"
+        engine.approvals.decide(prompt.id, Verdict("deny", reason="not on my machine"))
+        run = await running
+    specific = run.output["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"] == "not on my machine"
+
+
+async def test_the_prompt_counts_down_to_the_relays_deadline(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    asker = spec(reply(0, decision("ask")), matcher="Bash")
+    async with inspector(asker, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        running = asyncio.create_task(run_relay(socket_path, pre_tool_use("ls"), "--timeout", "20"))
+        await wait_for(lambda: bool(engine.approvals.pending))
+        (prompt,) = engine.approvals.pending
+        assert prompt.timeout_s < 20
+        engine.approvals.decide(prompt.id, Verdict("allow_once"))
+        run = await running
+    assert run.output["hookSpecificOutput"]["permissionDecision"] == "allow"
+
+
+async def test_no_inspector_listening_is_an_absent_hook_said_once_on_stderr(
+    socket_path: Path,
+) -> None:
+    run = await run_relay(socket_path, pre_tool_use("rm -rf /"))
+    assert (run.stdout, run.exit_code) == ("", 0)
+    assert run.stderr.count("\n") == 1
+    assert "no hook-inspector" in run.stderr and "absent" in run.stderr
+
+
+async def test_a_socket_of_someone_elses_is_not_used(socket_path: Path) -> None:
+    socket_path.parent.mkdir(mode=0o700)
+    socket_path.write_text("not a socket")
+    run = await run_relay(socket_path, pre_tool_use("rm -rf /"))
+    assert (run.stdout, run.exit_code) == ("", 0)
+    assert "not trusting the socket" in run.stderr and "is not a socket" in run.stderr
+
+
+async def test_hooks_slower_than_the_deadline_leave_the_hook_absent_in_time(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    slow = spec(script("sleepy.sh", str(tmp_path / "pid")), matcher="Bash", timeout_ms=60_000)
+    async with inspector(slow, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        run = await run_relay(socket_path, pre_tool_use("ls"), "--timeout", "1")
+        await wait_for(lambda: relayed(engine)[0].status == "ok")
+    assert (run.stdout, run.exit_code) == ("", 0)
+    (exchange,) = relayed(engine)
+    assert [finding.code for finding in exchange.findings] == ["agent-deadline"]
+
+
+async def test_an_inspector_without_claude_hooks_says_so_and_the_event_passes(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    async with inspector(socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        run = await run_relay(socket_path, pre_tool_use("ls"))
+    assert (run.stdout, run.exit_code) == ("", 0)
+    (exchange,) = relayed(engine)
+    assert [finding.code for finding in exchange.findings] == ["relay-no-hooks"]
+
+
+async def test_many_concurrent_runs_each_get_their_own_answer(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    guard = spec(script("guard_rm.sh"), matcher="Bash")
+    commands = [f"rm -rf dir{n}" if n % 2 else f"ls dir{n}" for n in range(8)]
+    async with inspector(guard, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        runs = await asyncio.gather(
+            *(run_relay(socket_path, pre_tool_use(command)) for command in commands)
+        )
+    for command, run in zip(commands, runs, strict=True):
+        assert run.exit_code == 0
+        denied = run.stdout and run.output["hookSpecificOutput"]["permissionDecision"] == "deny"
+        assert bool(denied) == command.startswith("rm")
+    assert len(relayed(engine)) == 8
+    assert sum(isinstance(r, Decision) for r in engine.journal.records) == 8
+
+
+async def test_stdin_that_is_not_an_event_is_noise_and_the_hook_is_absent(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    quiet = spec(reply(0))
+    async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        run = await run_relay(socket_path, {"hello": "world"})
+    assert (run.stdout, run.exit_code) == ("", 0)
+    (noise,) = [record for record in engine.journal.records if isinstance(record, Noise)]
+    assert "not a Claude Code event" in noise.findings[0].message
+
+
+async def test_a_jcli_chain_answers_a_jcli_relay(socket_path: Path, tmp_path: Path) -> None:
+    rewrite = CommandHookSpec(
+        name="rewrite",
+        host="jcli",
+        event="pre_tool_execution",
+        command=reply(0, {"tool_arguments": '{"command":"ls -la"}'}),
+        timeout_ms=5000,
+    )
+    event = {
+        "event": "pre_tool_execution",
+        "session_id": "s1",
+        "cwd": str(tmp_path),
+        "tool_name": "Bash",
+        "tool_arguments": '{"command":"ls"}',
+    }
+    async with inspector(rewrite, socket_path=socket_path, workdir=tmp_path, host="jcli") as (
+        engine,
+        _,
+    ):
+        run = await run_relay(socket_path, event, host="jcli")
+    assert run.exit_code == 0
+    assert run.output == {"tool_arguments": '{"command":"ls -la"}'}
+    (exchange,) = [
+        r for r in engine.journal.records if isinstance(r, Exchange) and r.hook == "jcli"
+    ]
+    assert exchange.host == "jcli" and exchange.source == "relay:jcli"
