@@ -581,7 +581,7 @@ async def test_palette_names_the_remapped_key(tmp_path: Path) -> None:
     remap_compose(tmp_path)
     app = quiet_app(tmp_path)
     async with running(app):
-        assert palette_commands(app)["Compose"] == "Compose (k)"
+        assert palette_commands(app)["Compose"] == "key k · binding id app.compose"
 
 
 # ---- follow, scenarios, shutdown -----------------------------------------------------------
