@@ -19,7 +19,15 @@ from inspector.journal.records import Exchange, Reload
 from inspector.pipeline.answers import settle_answer
 from inspector.pipeline.claude_outcome import EventOutcome
 from inspector.pipeline.command_hosts import CommandHost, command_hooks, command_host
-from inspector.pipeline.gate import Gate, GatedCommandHook, GatedHook, Held, Predicate
+from inspector.pipeline.gate import (
+    AT_HOOK,
+    Gate,
+    GatedCommandHook,
+    GatedHook,
+    Held,
+    Predicate,
+    split_target,
+)
 from inspector.pipeline.jcli_chain import ChainResult
 from inspector.pipeline.pipeline import Hook, Pipeline
 from inspector.pipeline.results import ApprovalResult, StageResult
@@ -49,7 +57,9 @@ class Engine:
         self.gate = Gate(self.journal)
         self.approvals = Approvals()
         self.intercept_expression: str | None = None
-        self.pipeline = Pipeline(self.journal, config.defaults, self._gated_hooks)
+        self.pipeline = Pipeline(
+            self.journal, config.defaults, self._gated_hooks, entry=self.gate.enter_stage
+        )
         self.commands: CommandHost | None = command_host(
             config, self.journal, self.approvals, self.gate
         )
@@ -197,7 +207,7 @@ class Engine:
         if command is not None:
             exchange, _run = await GatedCommandHook(command, self.gate).call(params, source=source)
             return exchange
-        hook = GatedHook(self.hooks[hook_name], self.gate)
+        hook = GatedHook(self.hooks[hook_name], self.gate, in_chain=False)
         exchange = await hook.call(
             method, params, timeout_ms=self.timeout_for(method), source=source, turn=None
         )
@@ -224,17 +234,24 @@ class Engine:
     # ---- intercept -------------------------------------------------------------------------
 
     def set_intercept(self, expression: str | None) -> None:
-        """Hold the requests that match a filter expression; None or blank holds nothing new.
-        A bad expression raises inspector.filter.FilterError and keeps the previous one."""
+        """Hold the calls that match a filter expression, at each stage's entry, or on their way
+        to each hook after an `@hook` prefix; None or blank holds nothing new. A bad expression
+        raises inspector.filter.FilterError (or InterceptTargetError) and keeps the previous one."""
         if expression is None or not expression.strip():
             self.set_intercept_predicate(None)
             return
         from inspector.filter import compile_filter  # lazily: only intercepting needs it
 
-        self.set_intercept_predicate(compile_filter(expression), expression)
+        at, rest = split_target(expression)
+        predicate = compile_filter(rest) if rest else _everything
+        self.set_intercept_predicate(predicate, expression.strip(), at=at)
 
-    def set_intercept_predicate(self, predicate: Predicate | None, expression: str = "") -> None:
+    def set_intercept_predicate(
+        self, predicate: Predicate | None, expression: str = "", *, at: str = AT_HOOK
+    ) -> None:
+        """Hold what `predicate` matches, `at` the stage's entry or each hook."""
         self.gate.predicate = predicate
+        self.gate.at = at
         self.intercept_expression = expression or None
 
     @property
@@ -263,6 +280,10 @@ class Engine:
         if stage is None:
             return self.config.defaults.handshake_timeout_ms
         return self.config.defaults.interceptor_timeout_ms
+
+
+def _everything(_exchange: Exchange) -> bool:
+    return True
 
 
 async def _stop_hook(hook: Hook) -> None:

@@ -374,7 +374,7 @@ async def test_a_held_request_is_forwarded_edited_or_dropped_by_hand(
         assert held.exchange.status == STATUS_HELD and held.exchange.source == "relay:picoclaw"
         left = listener.time_left(held.seq)
         assert left is not None and 4.0 < left < 5.0
-        assert [f.code for f in held.exchange.findings] == ["agent-deadline"]
+        assert [f.code for f in held.exchange.findings] == ["held-at-hook", "agent-deadline"]
         assert held.exchange.deadline is not None and held.exchange.deadline > time.time()
         edited = {**PARAMS["before_tool"], "arguments": {"command": "pwd"}}
         assert engine.forward(held.seq, edited)
@@ -386,6 +386,34 @@ async def test_a_held_request_is_forwarded_edited_or_dropped_by_hand(
         # the hook never saw it: PicoClaw skips a hook that does not answer; nothing changed, so
         # the object is not sent back
         assert (await dropped_call).result == {"action": "continue"}
+
+
+@bounded(30)
+async def test_a_relayed_call_held_at_the_stage_is_what_every_hook_and_the_agent_get(
+    socket_path: Path, agents: StartAgent
+) -> None:
+    tools = scripted("tools", {"before_tool": {"echo": "continue"}}, intercept=("before_tool",))
+    async with running_inspector(tools, socket_path=socket_path) as (engine, _listener):
+        engine.set_intercept("tool:exec")  # no @hook: held at the stage's entry
+        agent = await agents("picoclaw")
+        call = asyncio.create_task(agent.call("hook.before_tool", PARAMS["before_tool"]))
+        await wait_for(lambda: len(engine.held) == 1)
+        (held,) = engine.held
+        assert held.exchange.stage_entry and held.exchange.hook == ""
+        assert [f.code for f in held.exchange.findings] == ["held-at-stage", "agent-deadline"]
+        assert not [e for e in engine.journal.exchanges() if e.hook == "tools" and e.turn]
+        edited = {**PARAMS["before_tool"], "arguments": {"command": "pwd"}}
+        assert engine.forward(held.seq, edited)
+        # tools answered continue, yet the agent gets the edit: it was made before the chain
+        assert (await call).result == {"action": "modify", "call": edited}
+        (sent,) = [e for e in engine.journal.exchanges() if e.hook == "tools" and e.turn]
+        assert sent.params == edited
+
+        dropped = asyncio.create_task(agent.call("hook.before_tool", PARAMS["before_tool"]))
+        await wait_for(lambda: len(engine.held) == 1)
+        assert engine.drop(engine.held[0].seq)
+        answer = (await dropped).result
+        assert answer is not None and answer["action"] == "deny_tool"
 
 
 @bounded(30)

@@ -351,15 +351,18 @@ def all_fired() -> list[Finding]:
     return fired
 
 
-PIPELINE_CODES = {"event-dropped", "observer-failed"}  # emitted by inspector.pipeline
+# emitted by inspector.pipeline (the held-at codes by its gate, fired in tests/test_gate.py)
+PIPELINE_CODES = {"event-dropped", "observer-failed", "held-at-stage", "held-at-hook"}
 BRIDGE_CODES = {  # emitted by inspector.bridge, and fired in tests/test_bridge.py
     "agent-deadline",
     "inspector-stopped",
+    "relay-no-hooks",
     "relay-not-json",
     "relay-not-a-request",
     "relay-unknown-notification",
     "relay-line-too-long",
     "answer-too-long",
+    "kinder-than-picoclaw",  # fired in tests/test_bridge_deadline.py, test_corpus_bridge.py
 }
 
 

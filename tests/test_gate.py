@@ -265,11 +265,11 @@ async def test_set_intercept_compiles_the_filter_language() -> None:
         pytest.skip("the filter language is not there yet")
     spec = scripted("gate", {}, intercept=("approve_tool",))
     async with Engine(config_of(spec)) as engine:
-        engine.set_intercept("hook:gate")
-        assert engine.intercept_expression == "hook:gate"
+        engine.set_intercept("@hook hook:gate")  # a hook's name: held on the way to it
+        assert engine.intercept_expression == "@hook hook:gate"
         with pytest.raises(filters.FilterError):
             engine.set_intercept("(hook:gate")
-        assert engine.intercept_expression == "hook:gate"
+        assert engine.intercept_expression == "@hook hook:gate"
         task = asyncio.create_task(engine.pipeline.approve_tool(CALL, source="test", turn="t1"))
         await held(engine)
         engine.set_intercept(None)

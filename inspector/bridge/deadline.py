@@ -222,6 +222,7 @@ async def answer_relayed(
             GatedHook(DeadlineHook(hook, engine.journal), engine.gate)
             for hook in engine.hooks.values()
         ],
+        entry=engine.gate.enter_stage,
     )
     stage = STAGE_FOR_METHOD[method]
     run = pipeline.approve_tool if stage == "approve_tool" else getattr(pipeline, stage)

@@ -153,12 +153,14 @@ def _stdout_value(stdout: str) -> Any:
 
 
 def recorded_requests(records: Iterable[Record]) -> list[Exchange]:
-    """The requests of a session, in order: stage requests (no hello, no runtime events) and
-    command-hook runs."""
+    """The requests of a session, in order: stage requests (no hello, no runtime events, no
+    call held at a stage's entry: its hooks' own requests follow it) and command-hook runs."""
     exchanges = (
         r
         for r in records
-        if isinstance(r, Exchange) and (r.by_command or r.method in STAGE_FOR_METHOD)
+        if isinstance(r, Exchange)
+        and not r.stage_entry
+        and (r.by_command or r.method in STAGE_FOR_METHOD)
     )
     return sorted(exchanges, key=lambda exchange: exchange.seq)
 

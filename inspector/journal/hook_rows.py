@@ -123,6 +123,8 @@ class HookRows:
     # ---- per record type ---------------------------------------------------------------------
 
     def _exchange(self, exchange: Exchange, new: bool) -> None:
+        if exchange.stage_entry:  # a call held before any hook: no hook's work
+            return
         if exchange.source == RELAY_SOURCE + exchange.hook:
             row = self._relay(exchange.hook)
         elif exchange.by_command:

@@ -87,6 +87,8 @@ class Exchange(Record):
     raw_response: str | None = None
     edited: bool = False  # changed by hand while held
     deadline: float | None = None  # when a live agent stops waiting (a relayed request)
+    # held at the agent's entry to a stage, before any hook (no hook: every hook gets the call)
+    stage_entry: bool = False
     # command hooks only: raw_request is the stdin, raw_response the stdout
     exit_code: int | None = None
     stderr: str | None = None

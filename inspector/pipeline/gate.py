@@ -1,6 +1,13 @@
-"""Intercept, mitmproxy style: requests that match a predicate wait on their way to a hook until
-a person forwards them (as they were, or edited) or drops them. A JSON-RPC request and a command
-hook's run (its stdin context) wait at the same gate."""
+"""Intercept, mitmproxy style: calls that match a predicate wait until a person forwards them (as
+they were, or edited) or drops them. Where they wait is the intercept's target:
+
+- at the stage (the default): the agent's call waits at its entry to a stage, before the whole
+  chain, so an edit changes what every hook and the agent get, and a drop stops the call;
+- at each hook (`@hook`): a request waits on its way to one hook, so an edit changes only what
+  that hook gets, and a drop is a timeout to the host.
+
+A request sent straight to one hook (the composer, replay) has no chain: it waits in either
+mode. A command hook's run (its stdin context) waits at the same gate, per hook."""
 
 from __future__ import annotations
 
@@ -17,17 +24,59 @@ from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
     STATUS_HELD,
+    STATUS_OK,
     STATUS_PENDING,
     Decision,
     Exchange,
+    Finding,
 )
-from inspector.pipeline.pipeline import Hook
-from inspector.protocol.stages import HELLO, STAGE_FOR_METHOD
+from inspector.pipeline.pipeline import ENTRY_STOP, Hook
+from inspector.protocol.stages import ABORT_TURN, HELLO, METHOD_FOR_STAGE, STAGE_FOR_METHOD
 
 HUMAN = "human"
 FORWARDED, FORWARDED_EDITED, DROPPED = "forwarded", "forwarded edited", "dropped"
+AT_STAGE, AT_HOOK = "stage", "hook"
+TARGET_PREFIX = "@"  # `@hook EXPR` or `@stage EXPR` in the intercept field
+HELD_AT_STAGE, HELD_AT_HOOK = "held-at-stage", "held-at-hook"
 
 Predicate = Callable[[Exchange], bool]
+
+
+class InterceptTargetError(ValueError):
+    """An intercept expression starts with `@` but names no target."""
+
+
+def split_target(expression: str) -> tuple[str, str]:
+    """`@hook tool:exec` -> ("hook", "tool:exec"); without a prefix the target is the stage."""
+    stripped = expression.strip()
+    if not stripped.startswith(TARGET_PREFIX):
+        return AT_STAGE, stripped
+    word, _, rest = stripped[1:].partition(" ")
+    if word not in (AT_STAGE, AT_HOOK):
+        raise InterceptTargetError(
+            f"unknown intercept target '@{word}' (use @stage, the default, or @hook)"
+        )
+    return word, rest.strip()
+
+
+def edit_effect(exchange: Exchange) -> str:
+    """What forwarding an edit of this held call changes, in words the UI shows."""
+    stage = STAGE_FOR_METHOD.get(exchange.method, exchange.method)
+    if exchange.stage_entry:
+        if stage == "approve_tool":
+            return (
+                f"held at the agent's entry to {stage}, before any hook: an edit changes what "
+                "every approver sees (the agent runs its own call); drop denies it"
+            )
+        return (
+            f"held at the agent's entry to {stage}, before any hook: an edit changes what every "
+            f"hook and the agent get; drop stops the call ({ENTRY_STOP.get(stage, ABORT_TURN)})"
+        )
+    return (
+        f"held on its way to {exchange.hook}: an edit changes only what {exchange.hook} gets; "
+        "the hooks after it and the agent get what it answers (a continue keeps the host's own "
+        "value); drop is a timeout to the host"
+    )
 
 
 @dataclass(slots=True)
@@ -54,6 +103,7 @@ class Gate:
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
         self.predicate: Predicate | None = None
+        self.at = AT_STAGE
         self.originals: dict[int, Any] = {}  # seq -> params as first sent, when forwarded edited
         self._held: dict[int, Held] = {}
 
@@ -71,9 +121,12 @@ class Gate:
         timeout_ms: int,
         source: str,
         turn: str | None,
+        in_chain: bool = True,
     ) -> Exchange:
-        """Call `hook`, first holding the request when the predicate matches it."""
-        if method != HELLO and self.predicate is not None:
+        """Call `hook`, first holding the request when the predicate matches it: in a chain only
+        when intercepting at each hook, sent to this hook alone in either mode."""
+        holds_here = self.at == AT_HOOK or not in_chain
+        if method != HELLO and self.predicate is not None and holds_here:
             candidate = Exchange(
                 hook=hook.name,
                 method=method,
@@ -96,10 +149,42 @@ class Gate:
                 )
         return await hook.call(method, params, timeout_ms=timeout_ms, source=source, turn=turn)
 
+    async def enter_stage(
+        self, stage: str, params: dict[str, Any], *, source: str, turn: str | None
+    ) -> dict[str, Any] | None:
+        """The agent's call entering `stage`: held before any hook when intercepting at the
+        stage and the predicate matches. The params the chain gets (edited or not), or None
+        when the person dropped the call."""
+        if self.predicate is None or self.at != AT_STAGE:
+            return params
+        method = METHOD_FOR_STAGE[stage]
+        candidate = Exchange(
+            method=method,
+            request={"jsonrpc": "2.0", "id": None, "method": method, "params": params},
+            source=source,
+            turn=turn,
+            status=STATUS_HELD,
+            stage_entry=True,
+        )
+        if not self.predicate(candidate):
+            return params
+        held = await self.hold(candidate, params)
+        if held is None:
+            return None
+        exchange = held.exchange
+        exchange.status = STATUS_OK
+        exchange.action = FORWARDED_EDITED if exchange.edited else FORWARDED
+        exchange.duration_ms = round(held.age_s * 1000, 3)
+        self.journal.update(exchange)
+        forwarded: dict[str, Any] = held.params
+        return forwarded
+
     async def hold(self, candidate: Exchange, params: Any) -> Held | None:
         """Journal `candidate` as held and wait for the person: the Held, with the params to
         send (edited or not), once forwarded; None once dropped or closed (the exchange says
         which)."""
+        code = HELD_AT_STAGE if candidate.stage_entry else HELD_AT_HOOK
+        candidate.findings.append(Finding(code, "info", edit_effect(candidate)))
         loop = asyncio.get_running_loop()
         held = Held(self.journal.append(candidate), params, loop.create_future())
         self._held[held.seq] = held
@@ -138,6 +223,7 @@ class Gate:
         if held is None:
             return False
         self._end(held, STATUS_DROPPED, "dropped by hand")
+        held.exchange.action = DROPPED if held.exchange.stage_entry else None
         self._decide(held, DROPPED)
         held.release.set_result(False)
         return True
@@ -177,18 +263,26 @@ class Gate:
                 source=exchange.source,
                 turn=exchange.turn,
                 tool=tool if isinstance(tool, str) else None,
-                chain=[{"hook": exchange.hook, "action": verdict, "exchange": exchange.seq}],
+                chain=[
+                    {
+                        "hook": exchange.hook or f"{AT_STAGE} entry",
+                        "action": verdict,
+                        "exchange": exchange.seq,
+                    }
+                ],
             )
         )
 
 
 class GatedHook:
-    """A hook behind the gate: the same Hook protocol, calls pass through `gate` first."""
+    """A hook behind the gate: the same Hook protocol, calls pass through `gate` first.
+    `in_chain` False: requests sent to this hook alone, held whatever the intercept's target."""
 
-    def __init__(self, inner: Hook, gate: Gate) -> None:
+    def __init__(self, inner: Hook, gate: Gate, *, in_chain: bool = True) -> None:
         self.inner = inner
         self.gate = gate
         self.spec = inner.spec
+        self.in_chain = in_chain
 
     @property
     def name(self) -> str:
@@ -209,7 +303,13 @@ class GatedHook:
                 method, params, timeout_ms=timeout_ms, source=source, turn=turn, exchange=exchange
             )
         return await self.gate.pass_through(
-            self.inner, method, params, timeout_ms=timeout_ms, source=source, turn=turn
+            self.inner,
+            method,
+            params,
+            timeout_ms=timeout_ms,
+            source=source,
+            turn=turn,
+            in_chain=self.in_chain,
         )
 
     async def notify(self, method: str, params: Any) -> str | None:

@@ -17,7 +17,13 @@ from inspector.journal.records import Decision, Event, Exchange, Finding
 from inspector.pipeline.answers import label_for, read_answer, settle, verdict_label
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.event_kinds import normalize_kind
-from inspector.protocol.stages import CONTINUE, METHOD_FOR_STAGE, RUNTIME_EVENT
+from inspector.protocol.stages import (
+    ABORT_TURN,
+    CONTINUE,
+    DENY_TOOL,
+    METHOD_FOR_STAGE,
+    RUNTIME_EVENT,
+)
 
 OBSERVER_QUEUE = (
     64  # PicoClaw's runtime subscription buffer; when full, the newest event is dropped
@@ -46,13 +52,34 @@ class Hook(Protocol):
     async def notify(self, method: str, params: Any) -> str | None: ...
 
 
+class StageEntry(Protocol):
+    """Where the agent's call enters a stage, before any hook: the params the chain gets, or
+    None when the call was stopped there (the intercept's stage-level hold)."""
+
+    async def __call__(
+        self, stage: str, params: dict[str, Any], *, source: str, turn: str | None
+    ) -> dict[str, Any] | None: ...
+
+
+# The verdict of a call stopped at a stage's entry: the strongest stop each stage allows, so a
+# dropped destructive command never runs.
+ENTRY_STOP = {"before_tool": DENY_TOOL}
+STOPPED_AT_ENTRY = "stopped by hand at the inspector, before any hook saw it"
+STOPPED_BY = "human"
+
+
 class Pipeline:
     def __init__(
-        self, journal: Journal, defaults: Defaults, hooks: Callable[[], Iterable[Hook]]
+        self,
+        journal: Journal,
+        defaults: Defaults,
+        hooks: Callable[[], Iterable[Hook]],
+        entry: StageEntry | None = None,
     ) -> None:
         self.journal = journal
         self.defaults = defaults
         self._hooks = hooks
+        self._entry = entry
         self._events: asyncio.Queue[Event] = asyncio.Queue(OBSERVER_QUEUE)
         self._dispatcher: asyncio.Task[None] | None = None
 
@@ -83,10 +110,17 @@ class Pipeline:
         """HookManager's chain on typed values: each hook is sent the object as PicoClaw writes
         it, and its answer is read by PicoClaw's decoder (which applies the before_llm guard)."""
         chain: list[dict[str, Any]] = []
+        entered = await self._enter(stage, value, source, turn)
+        if entered is None:
+            stop = ENTRY_STOP.get(stage, ABORT_TURN)
+            stopped = StageResult(stop, value, reason=STOPPED_AT_ENTRY, decided_by=STOPPED_BY)
+            self._decide(stage, stopped, source, turn, _tool_of(stage, value))
+            return stopped
         hooks = self.interceptors(stage)
         if not hooks:
-            return StageResult(CONTINUE, value, chain=chain)
-        current = sent = typed_params(stage, value)
+            return StageResult(CONTINUE, entered, chain=chain, changed=entered is not value)
+        sent = typed_params(stage, value)  # what the agent sent: an edit at the entry changes it
+        current = sent if entered is value else typed_params(stage, entered)
         result: StageResult | None = None
         for hook in hooks:
             exchange = await hook.call(
@@ -126,10 +160,13 @@ class Pipeline:
         self, request: dict[str, Any], *, source: str, turn: str
     ) -> ApprovalResult:
         chain: list[dict[str, Any]] = []
+        entered = await self._enter("approve_tool", request, source, turn)
+        if entered is None:
+            return self._denied_at_entry(request, source, turn)
         chain_seen_by_manual_hooks = APPROVAL_CHAIN.set(chain)
         outcome = ApprovalResult(True, chain=chain)
         hooks = self.interceptors("approve_tool")
-        typed = typed_params("approve_tool", request)
+        typed = typed_params("approve_tool", entered)
         for hook in hooks:
             exchange = await hook.call(
                 METHOD_FOR_STAGE["approve_tool"],
@@ -160,6 +197,30 @@ class Pipeline:
                 )
             )
         return outcome
+
+    async def _enter(
+        self, stage: str, value: dict[str, Any], source: str, turn: str | None
+    ) -> dict[str, Any] | None:
+        if self._entry is None:
+            return value
+        return await self._entry(stage, value, source=source, turn=turn)
+
+    def _denied_at_entry(
+        self, request: dict[str, Any], source: str, turn: str | None
+    ) -> ApprovalResult:
+        tool = request.get("tool")
+        self.journal.append(
+            Decision(
+                stage="approve_tool",
+                verdict=verdict_label(False),
+                by=STOPPED_BY,
+                reason=STOPPED_AT_ENTRY,
+                source=source,
+                turn=turn,
+                tool=tool if isinstance(tool, str) else None,
+            )
+        )
+        return ApprovalResult(False, STOPPED_AT_ENTRY, decided_by=STOPPED_BY)
 
     # ---- observers -------------------------------------------------------------------------
 

@@ -199,16 +199,38 @@ CODES: dict[str, CodeInfo] = {
         "observer notification failed",
         "Logs a warning and goes on.",
     ),
+    # intercept: what a held call's edit and drop will change
+    "held-at-stage": CodeInfo(
+        "info",
+        "held at the agent's entry to a stage, before any hook",
+        "Has no intercept: the call goes through the whole chain as the agent sent it.",
+    ),
+    "held-at-hook": CodeInfo(
+        "info",
+        "held on its way to one hook",
+        "Has no intercept: the hook gets the request the chain built so far.",
+    ),
     # bridge mode: a live agent behind `hook-inspector relay`
     "agent-deadline": CodeInfo(
         "warning",
         "the agent's deadline decided this call (held, cut short, or answered with the fallback)",
         "Gives up at its own deadline: an interceptor is skipped, an approval denied.",
     ),
+    "kinder-than-picoclaw": CodeInfo(
+        "warning",
+        "the agent's answer owes something to the inspector being kinder than PicoClaw",
+        "Would not have read past a line over 1 MiB or restarted a crashed hook: that hook's "
+        "calls time out or fail (interceptors skipped, approvals denied).",
+    ),
     "inspector-stopped": CodeInfo(
         "warning",
         "the inspector stopped while the call was pending; the fallback answer went out",
         "Would have seen a dead hook: interceptors skipped, approvals denied.",
+    ),
+    "relay-no-hooks": CodeInfo(
+        "warning",
+        "a command relay's event reached an inspector with no hooks of that host",
+        "Claude Code and j-cli go on as if the hook were absent.",
     ),
     "relay-not-json": CodeInfo(
         "warning",

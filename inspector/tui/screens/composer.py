@@ -23,6 +23,7 @@ from inspector.protocol.catalogue import METHODS
 from inspector.safe_text import json_dumps, one_line, shown
 
 REQUEST_METHODS = [name for name, spec in METHODS.items() if spec.kind == "request"]
+COMPOSE_TITLE = "Compose request"
 
 # Below this size every keystroke is validated at once; above it, after a short pause in typing.
 _DEBOUNCE_FROM_CHARS = 50_000
@@ -112,8 +113,10 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
         initial: ComposeRequest | None = None,
         template: Callable[[str], dict[str, Any]] = templates.template,
         pipeline_methods: Collection[str] = tuple(stages.STAGE_FOR_METHOD),
+        title: str = COMPOSE_TITLE,
     ) -> None:
         super().__init__()
+        self._title = title
         self._hooks = hooks
         self._pipeline_methods = frozenset(pipeline_methods)
         self._methods = list(methods or REQUEST_METHODS)
@@ -137,7 +140,7 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
         wanted = self._initial.target if self._initial else next(iter(self._hooks), None)
         target = wanted if wanted in self._hooks else None  # a hook gone since: the pipeline
         with Vertical(id="dialog") as dialog:
-            dialog.border_title = "Compose request"
+            dialog.border_title = self._title
             with Horizontal(id="pickers"):
                 yield Select(targets, value=target, allow_blank=False, id="target")
                 yield Select(

@@ -84,9 +84,7 @@ def decision_text(record: Decision) -> str:
     who = f"by {record.by}" if record.by else "nobody objected"
     why = f": {record.reason}" if record.reason else ""
     chain = " → ".join(
-        f"{link.get('hook', '?')} {link.get('action', '?')}"
-        for link in record.chain
-        if isinstance(link, dict)
+        f"{link.get('hook', '?')} {link.get('action', '?')}" for link in record.chain
     )
     return f"{who}{why}" + (f"  [{chain}]" if chain else "")
 

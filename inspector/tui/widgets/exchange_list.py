@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from rich.style import Style
 from textual.binding import Binding, BindingType
 
 from inspector.journal.records import STATUS_HELD, STATUS_PENDING, Exchange, Noise, Record, Reload
@@ -12,12 +13,16 @@ from inspector.tui.widgets.record_list import Cell, Column, RecordList, clock, f
 from inspector.tui.widgets.styles import DIM, RELOAD_STYLE, STATUS_STYLE, VERDICT_STYLE
 
 LIVE_STATUSES = frozenset({STATUS_PENDING, STATUS_HELD})
+EVERY_HOOK = "⇥ every hook"  # the hook cell of a call held at a stage's entry
+ENTRY_STYLE = Style(italic=True)
 
 
 def status_text(exchange: Exchange, now: float) -> str:
     """The status, with its age while the call is in flight or held (or, for a live agent's
     request, the time left before it stops waiting) and a mark when edited."""
     text = exchange.status
+    if exchange.status == STATUS_HELD:
+        text += "@stage" if exchange.stage_entry else "@hook"
     if exchange.status in LIVE_STATUSES and exchange.deadline is not None:
         text += f" {max(0.0, exchange.deadline - now):.1f}s left"
     elif exchange.status in LIVE_STATUSES:
@@ -73,7 +78,7 @@ class ExchangeList(RecordList):
         return [
             Cell(clock(record.ts)),
             Cell(record.source),
-            Cell(record.hook),
+            Cell(EVERY_HOOK, ENTRY_STYLE) if record.stage_entry else Cell(record.hook),
             Cell(record.method.removeprefix("hook.")),
             Cell(action, VERDICT_STYLE.get(action)),
             Cell(status_text(record, time.time()), STATUS_STYLE.get(record.status)),
