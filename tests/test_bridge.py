@@ -483,8 +483,7 @@ async def test_an_unanswered_prompt_ends_before_the_agents_deadline(
     assert call.result["approved"] is (on_timeout == "allow")
     if on_timeout == "deny":
         reason = call.result["reason"]
-        assert re.match(r"no decision within 1\.[12]\d* s \(on_timeout: deny\)", reason)
-        assert reason.endswith("deadline passed (the agent's 1500 ms approval deadline)")
+        assert re.fullmatch(r"no decision within 1\.[12]\d* s \(on_timeout: deny\)", reason)
     (prompted,) = [e for e in engine.journal.exchanges() if e.hook == "reviewer"]
     assert [f.code for f in prompted.findings] == ["agent-deadline"]
     assert engine.approvals.pending == []
@@ -521,10 +520,7 @@ async def test_hooks_too_slow_for_the_agent_give_the_fallback_in_time(
         "call": {**PARAMS["before_tool"], "arguments": arguments},
     }
     assert approval.result["approved"] is False
-    assert approval.result["reason"] == (
-        'tool approval hook "slow" timed out: '
-        "deadline passed (the agent's 1200 ms approval deadline)"
-    )
+    assert approval.result["reason"] == 'tool approval hook "slow" timed out'  # as PicoClaw says
     cut = [e for e in engine.journal.exchanges() if e.hook == "slow" and e.method != "hook.hello"]
     assert {e.status for e in cut} == {"timeout"}
     assert all([f.code for f in e.findings] == ["agent-deadline"] for e in cut)

@@ -6,19 +6,14 @@ what its own host did with the hooks mounted directly: decision, approval, objec
 
 from __future__ import annotations
 
-import asyncio
-import json
-import shutil
-import tempfile
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bridge_client import AgentSide, listening, short_socket_path
 from corpus_cases import CASES, Case
 
-from inspector.bridge.listener import ListenOptions, listen_for_relays
 from inspector.engine import Engine
 from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_params
 from inspector.hosts.picoclaw.go_encode import marshal
@@ -26,7 +21,6 @@ from inspector.hosts.picoclaw.outcome import APPROVED, STOPS
 from inspector.hosts.picoclaw.schemas import PARAMS
 from inspector.journal.records import Exchange
 from inspector.protocol.framing import PICOCLAW_MAX_LINE
-from inspector.relay import wire
 
 RELAY = "relay"
 # Deadlines far beyond the hooks' own timeouts: the hooks decide, never the agent's clock.
@@ -54,31 +48,15 @@ KINDER = [case for case in CASES if NOT_BRIDGED.get(case.id) == OVER_1_MIB]
 
 @pytest.fixture
 def socket_path() -> Iterator[Path]:
-    # Unix socket paths are limited to ~100 bytes: pytest's tmp_path can be too long.
-    folder = Path(tempfile.mkdtemp(prefix="corpus-", dir="/tmp"))
-    yield folder / "relay.sock"
-    shutil.rmtree(folder, ignore_errors=True)
-
-
-@asynccontextmanager
-async def bridged(case: Case, folder: Path, socket_path: Path) -> AsyncIterator[Engine]:
-    async with Engine(case.config(folder)) as engine:
-        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
-        try:
-            yield engine
-        finally:
-            await listener.close()
+    with short_socket_path() as path:
+        yield path
 
 
 async def relayed_answer(case: Case, socket_path: Path) -> bytes:
     """The line the agent gets for the case's stage request, sent as PicoClaw wrote it."""
-    reader, writer = await asyncio.open_unix_connection(socket_path, limit=1 << 24)
-    writer.write(wire.greeting(RELAY, None, DEADLINES_MS))
-    json.loads(await reader.readline())
-    writer.write(case.stage_request().encode() + b"\n")
-    answer = await reader.readline()
-    writer.close()
-    await writer.wait_closed()
+    agent = await AgentSide.connect(socket_path, RELAY, DEADLINES_MS)
+    answer = await agent.ask(case.stage_request().encode() + b"\n")
+    await agent.close()
     return answer
 
 
@@ -102,7 +80,7 @@ def as_picoclaw_reads(case: Case, answer: bytes) -> dict[str, Any]:
 async def test_the_bridge_leaves_picoclaw_where_its_own_host_would(
     case: Case, tmp_path: Path, socket_path: Path
 ) -> None:
-    async with bridged(case, tmp_path, socket_path):
+    async with listening(case.config(tmp_path), socket_path):
         answer = await relayed_answer(case, socket_path)
     expected = case.outcome
     got = as_picoclaw_reads(case, answer)
@@ -119,5 +97,20 @@ def test_at_least_150_cases_are_compared() -> None:
 
 
 def relay_exchange(engine: Engine) -> Exchange:
+    """The exchange the agent received: the relay's, not its hooks'."""
     (exchange,) = [e for e in engine.journal.exchanges() if e.hook == RELAY]
     return exchange
+
+
+@pytest.mark.parametrize("case", KINDER, ids=[case.id for case in KINDER])
+async def test_kinder_cases_say_what_picoclaw_would_do(
+    case: Case, tmp_path: Path, socket_path: Path
+) -> None:
+    async with listening(case.config(tmp_path), socket_path) as engine:
+        answer = await relayed_answer(case, socket_path)
+        relayed = relay_exchange(engine)
+    got = as_picoclaw_reads(case, answer)
+    assert got != {key: case.outcome[key] for key in got}  # the agent got the kinder answer
+    (kinder,) = [f for f in relayed.findings if f.code == "kinder-than-picoclaw"]
+    assert '"hook"' in kinder.message and "1 MiB" in kinder.message
+    assert "timed out" in kinder.picoclaw

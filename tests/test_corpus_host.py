@@ -19,8 +19,7 @@ from inspector.pipeline.results import ApprovalResult
 
 STAGE_ID = 2  # PicoClaw's per-process id counter: hello is 1
 # Cases hook-inspector answers differently on purpose (kinder than PicoClaw), each with why. The
-# exchange still says what PicoClaw would have done; tests/test_findings.py and
-# tests/test_corpus_bridge.py check that.
+# exchange still says what PicoClaw would have done (test_kinder_cases_say_what_picoclaw_would_do).
 OVER_1_MIB = (
     "the answer is a line of 1 MiB + 1 byte: PicoClaw's reader stops for good and the call times "
     "out; hook-inspector keeps reading and uses the answer (finding oversized-line)"
@@ -30,6 +29,7 @@ KINDER = {
     "line_limit/before_tool/1MiB-plus-1": OVER_1_MIB,
 }
 COMPARED = [case for case in CASES if case.id not in KINDER]
+KINDER_CASES = [case for case in CASES if case.id in KINDER]
 
 
 @pytest.mark.parametrize("case", COMPARED, ids=[case.id for case in COMPARED])
@@ -50,9 +50,19 @@ async def test_host_mode_does_what_picoclaw_did(case: Case, tmp_path: Path) -> N
         passed_on = typed_params(case.stage, result.value)
         assert marshal(passed_on, PARAMS[case.stage]) == expected["passed_on_json"]
     sent = {e.hook: e.raw_request for e in engine.journal.exchanges() if e.rpc_id == STAGE_ID}
-    for hook in case.hooks:
-        stage_lines = [line["text"] for line in hook["received"][1:]]
-        assert sent.get(hook["name"]) == (stage_lines[0] if stage_lines else None), hook["name"]
+    for recorded in case.hooks:
+        stage_lines = [line["text"] for line in recorded["received"][1:]]
+        expected_line = stage_lines[0] if stage_lines else None
+        assert sent.get(recorded["name"]) == expected_line, recorded["name"]
+
+
+@pytest.mark.parametrize("case", KINDER_CASES, ids=[case.id for case in KINDER_CASES])
+async def test_kinder_cases_say_what_picoclaw_would_do(case: Case, tmp_path: Path) -> None:
+    async with Engine(case.config(tmp_path)) as engine:
+        await getattr(engine.pipeline, case.stage)(case.input, source="t", turn="t1")
+    (answered,) = [e for e in engine.journal.exchanges() if e.rpc_id == STAGE_ID]
+    (oversized,) = [f for f in answered.findings if f.code == "oversized-line"]
+    assert "Stops reading this hook's stdout for good" in oversized.picoclaw
 
 
 def test_at_least_150_cases_are_compared() -> None:

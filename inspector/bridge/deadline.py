@@ -15,6 +15,8 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from inspector.bridge.kinder import kinder_findings
+from inspector.hooks.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -41,6 +43,7 @@ MARGIN_FRACTION = 0.05
 MARGIN_S = (0.01, 0.1)
 FALLBACK = "deadline"  # decided_by / Decision.by of an answer the deadline forced
 DEADLINE_CODE = "agent-deadline"
+NO_ANSWER = "Without an answer it would skip the relay (interceptors) or deny (approvals) anyway"
 
 Outcome = StageResult | ApprovalResult
 
@@ -55,8 +58,12 @@ class CallDeadline:
     agent_ms: int
     kind: str  # "interceptor" or "approval": which of the agent's deadlines this is
     received: float = field(default_factory=time.monotonic)
+    relay: str = ""  # the name PicoClaw knows the relay by
     held: list[Exchange] = field(default_factory=list)  # requests of this call held at the gate
     cut_short: list[str] = field(default_factory=list)  # hooks the deadline stopped waiting for
+    use: list[dict[str, Any]] = field(default_factory=list)  # each hook's share, in chain order
+    # what the agent's answer owes to the inspector being kinder than PicoClaw
+    kinder: list[Finding] = field(default_factory=list)
 
     @property
     def margin_s(self) -> float:
@@ -80,6 +87,47 @@ class CallDeadline:
 
     def describe(self) -> str:
         return f"the agent's {self.agent_ms} ms {self.kind} deadline"
+
+    def passed(self) -> str:
+        return f"deadline passed: hook-inspector's hooks did not answer within {self.describe()}"
+
+    def note_use(self, hook: str, started: float, finished: float) -> None:
+        left_ms = max(0.0, (self.hooks_by - finished) * 1000)
+        used = {"hook": hook, "used_ms": _ms(finished - started), "left_ms": round(left_ms, 3)}
+        self.use.append(used)
+
+    def settle(self, relayed: Exchange, outcome: Outcome) -> None:
+        """Write onto the exchange the agent received how the chain spent this deadline, and
+        what in its answer PicoClaw's own host would not have done."""
+        relayed.deadline_ms = self.agent_ms
+        relayed.deadline_use = self.use
+        if outcome.decided_by == FALLBACK:
+            relayed.findings.append(Finding(DEADLINE_CODE, "warning", self.passed(), NO_ANSWER))
+        for hook in self.cut_short:
+            message = (
+                f'hook "{hook}" was cut short by {self.describe()}, the one deadline PicoClaw '
+                "gives the relay for the whole chain behind it"
+            )
+            relayed.findings.append(Finding(DEADLINE_CODE, "warning", message))
+        relayed.findings.extend(self.kinder)
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
+
+
+def deadline_summary(exchange: Exchange) -> str | None:
+    """One line per hook: its share of a relayed call's deadline, and what it left."""
+    if exchange.deadline_ms is None or exchange.deadline_use is None:
+        return None
+    lines = [f"the agent's {exchange.deadline_ms} ms {_kind(exchange.method)} deadline"]
+    for use in exchange.deadline_use:
+        lines.append(f"  {use['hook']} used {use['used_ms']:.1f} ms, left {use['left_ms']:.0f} ms")
+    return "\n".join(lines)
+
+
+def _kind(method: str) -> str:
+    return "approval" if STAGE_FOR_METHOD.get(method) == "approve_tool" else "interceptor"
 
 
 CALL_DEADLINE: contextvars.ContextVar[CallDeadline | None] = contextvars.ContextVar(
@@ -112,17 +160,27 @@ class DeadlineHook:
     ) -> Exchange:
         deadline = CALL_DEADLINE.get()
         cut_ms = timeout_ms if deadline is None else min(timeout_ms, deadline.hooks_left_ms())
+        crashed_before = self.crashes
         started = time.monotonic()
         answered = await self.inner.call(
             method, params, timeout_ms=cut_ms, source=source, turn=turn, exchange=exchange
         )
-        ran_out = time.monotonic() - started >= cut_ms / 1000
-        if deadline is not None and cut_ms < timeout_ms and ran_out:
+        finished = time.monotonic()
+        if deadline is None:
+            return answered
+        deadline.note_use(self.name, started, finished)
+        deadline.kinder.extend(kinder_findings(self.name, answered, crashed_before))
+        ran_out = finished - started >= cut_ms / 1000
+        if cut_ms < timeout_ms and ran_out:
             deadline.cut_short.append(self.name)
             message = f"cut short by {deadline.describe()}: {cut_ms} ms of its {timeout_ms} ms"
             answered.findings.append(Finding(DEADLINE_CODE, "warning", message))
             self.journal.update(answered)
         return answered
+
+    @property
+    def crashes(self) -> int:
+        return self.inner.crashes if isinstance(self.inner, ProcessHook) else 0
 
     async def notify(self, method: str, params: Any) -> str | None:
         return await self.inner.notify(method, params)
@@ -165,9 +223,6 @@ async def within_deadline(
     finally:
         CALL_DEADLINE.reset(reset)
         unsubscribe()
-    denied = isinstance(outcome, ApprovalResult) and not outcome.approved
-    if denied and outcome.decided_by in deadline.cut_short:
-        outcome.reason = f"{outcome.reason}: deadline passed ({deadline.describe()})"
     return outcome
 
 
@@ -180,28 +235,29 @@ def _fallback(
     source: str,
     turn: str | None,
 ) -> Outcome:
-    reason = f"deadline passed: hook-inspector's hooks did not answer within {deadline.describe()}"
+    approval = stage == "approve_tool"
     for exchange in deadline.held:
         if exchange.status == STATUS_CANCELLED:  # the gate let go of it when the call was cancelled
             exchange.status = STATUS_DROPPED
             exchange.error = f"dropped: still held when the deadline passed ({deadline.describe()})"
             journal.update(exchange)
-    approval = stage == "approve_tool"
     tool = params.get("tool")
     journal.append(
         Decision(
             stage=stage,
             verdict=DENIED if approval else CONTINUE,
             by=FALLBACK,
-            reason=reason,
+            reason=deadline.passed(),
             source=source,
             turn=turn,
             tool=tool if isinstance(tool, str) else None,
         )
     )
     if approval:
+        # PicoClaw's own words when the relay does not answer in time
+        reason = f'tool approval hook "{deadline.relay}" timed out'
         return ApprovalResult(False, reason, decided_by=FALLBACK)
-    return StageResult(CONTINUE, params, reason=reason, decided_by=FALLBACK)
+    return StageResult(CONTINUE, params, reason=deadline.passed(), decided_by=FALLBACK)
 
 
 async def answer_relayed(

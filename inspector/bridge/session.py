@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge import answers
-from inspector.bridge.deadline import DEADLINE_CODE, FALLBACK, CallDeadline, answer_relayed
+from inspector.bridge.deadline import CallDeadline, answer_relayed
 from inspector.bridge.greeting import Greeting
 from inspector.hosts import PICOCLAW
 from inspector.hosts.picoclaw.go_decode import GoDecodeError
@@ -41,7 +41,6 @@ READ_CHUNK = 1 << 20
 CLOSE_GRACE_S = 2.0
 CONNECTED, DISCONNECTED = "connected", "disconnected"
 STOPPED_REASON = "hook-inspector stopped before its hooks answered"
-NO_ANSWER = "Without an answer it would skip the relay (interceptors) or deny (approvals) anyway"
 # PicoClaw writes {"jsonrpc":"2.0","id":N,"method":"...",...}: the head of a line too long to keep
 # still says which call to answer.
 REQUEST_HEAD = re.compile(rb'^\{"jsonrpc":"2\.0","id":(\d+),"method":"([a-z_.]+)"')
@@ -147,7 +146,7 @@ class RelaySession:
         deadline = None
         if stage is not None:
             kind = deadline_kind(message["method"])
-            deadline = CallDeadline(self.greeting.deadlines_ms[kind], kind, received)
+            deadline = CallDeadline(self.greeting.deadlines_ms[kind], kind, received, self.label)
         task = asyncio.create_task(self._call(message, text, stage, deadline, received))
         self._calls[task] = deadline
         task.add_done_callback(self._calls.pop)
@@ -240,8 +239,7 @@ class RelaySession:
         ) as error:  # PicoClaw sends only what its structs hold; a stand-in may not
             reason = f"params PicoClaw's structs cannot hold: {error}"
             return answers.error_reply(rpc_id, answers.INVALID_PARAMS, reason)
-        if outcome.decided_by == FALLBACK:
-            exchange.findings.append(Finding(DEADLINE_CODE, "warning", outcome.reason, NO_ANSWER))
+        deadline.settle(exchange, outcome)
         answer, found = answers.stage_reply(rpc_id, stage, outcome)
         exchange.findings.extend(found)
         return answer

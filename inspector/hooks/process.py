@@ -90,6 +90,7 @@ class ProcessHook:
         self._backoff = BACKOFF_START_S
         self._restart_task: asyncio.Task[None] | None = None
         self._started_at = 0.0
+        self.crashes = 0  # PicoClaw would have left the hook dead after the first
 
     @property
     def name(self) -> str:
@@ -200,6 +201,7 @@ class ProcessHook:
         self._fail_pending(STATUS_EXITED, reason)
         if self._stopping or proc is not self._proc:
             return
+        self.crashes += 1
         self._set_state(EXITED, detail=reason, exit_code=code, picoclaw=NO_RESTART_NOTE)
         restarting = self._restart_task is not None and not self._restart_task.done()
         if self.restart_enabled and not restarting:  # a crash at hello: that loop goes on

@@ -87,6 +87,10 @@ class Exchange(Record):
     raw_response: str | None = None
     edited: bool = False  # changed by hand while held
     deadline: float | None = None  # when a live agent stops waiting (a relayed request)
+    # a relayed request: the agent's one deadline for the whole chain behind the relay, and each
+    # hook's share of it in chain order, {"hook", "used_ms", "left_ms" (for the next hook)}
+    deadline_ms: int | None = None
+    deadline_use: list[dict[str, Any]] | None = None
     # held at the agent's entry to a stage, before any hook (no hook: every hook gets the call)
     stage_entry: bool = False
     # command hooks only: raw_request is the stdin, raw_response the stdout

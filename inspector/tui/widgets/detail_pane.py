@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane, TextArea
 
+from inspector.bridge.deadline import deadline_summary
 from inspector.hosts import host_label
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
@@ -147,7 +148,10 @@ def raw_view(record: Record | None) -> Text:
         return Text(NOTHING if record is None else NOT_APPLICABLE, DIM)
     if record.by_command:
         return command_view(record)
-    text = _wire("→ request", record.raw_request)
+    text = Text()
+    if summary := deadline_summary(record):
+        text.append(f"{summary}\n\n", DIM)
+    text.append_text(_wire("→ request", record.raw_request))
     text.append("\n\n")
     return text.append_text(_wire("← response", record.raw_response))
 
