@@ -107,3 +107,20 @@ async def test_a_hook_restarted_after_a_crash_is_flagged_on_the_exchange_the_age
     (kinder,) = [f for f in after.findings if f.code == "kinder-than-picoclaw"]
     assert '"crashing"' in kinder.message and "restarted" in kinder.message
     assert "skipped" in kinder.picoclaw
+
+
+async def test_an_approval_the_chain_cannot_finish_in_time_reads_as_the_relay_timing_out(
+    socket_path: Path,
+) -> None:
+    approver = scripted("approver", {}, intercept=("approve_tool",))
+    async with listening(config_of(approver), socket_path) as engine:
+        engine.set_intercept_predicate(lambda exchange: exchange.hook == "approver")
+        agent = await AgentSide.connect(socket_path, AGENT, {**DEADLINES_MS, "approval": 1000})
+        answer = json.loads(await agent.ask(request(2, "hook.approve_tool", CALL)))
+        await agent.close()
+    # what PicoClaw itself would say had the relay not answered in time
+    reason = f'tool approval hook "{AGENT}" timed out'
+    assert answer["result"] == {"approved": False, "reason": reason}
+    (exchange,) = relayed(engine, "hook.approve_tool")
+    (passed,) = [f for f in exchange.findings if f.code == "agent-deadline"]
+    assert passed.message.startswith("deadline passed") and "1000 ms approval" in passed.message
