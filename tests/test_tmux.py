@@ -17,8 +17,9 @@ import pytest
 
 HOOK_INSPECTOR = Path(sys.executable).parent / "hook-inspector"
 DEADLINE_S = 30.0
-# An exchange row starts with its time then its source; an event row has a severity there.
-EXCHANGE_ROW = re.compile(r"^\d\d:\d\d:\d\d\.\d{3} +(?:host|scenario) +(?P<hook>\S+) ")
+# An exchange row starts with its number, its time then its source; an event row has a severity
+# there.
+EXCHANGE_ROW = re.compile(r"^ *\d+ \d\d:\d\d:\d\d\.\d{3} +(?:host|scenario) +(?P<hook>\S+) ")
 
 
 class Terminal:

@@ -326,7 +326,7 @@ async def test_index_of_100k_records_builds_and_filters() -> None:
         assert widget.highlighted_record is last
         await pilot.press("home", "pagedown", "pagedown")
         assert widget.cursor_row == 2 * (widget.size.height - 1)
-        assert widget.render_line(1).text.split()[2] == "b"
+        assert widget.render_line(1).text.split()[3] == "b"  # after the number, time, source
 
 
 # ---- event stream -----------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.private_file import JournalFileError
 from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
 from inspector.pipeline.command_hosts import context_template, events
-from inspector.pipeline.gate import AT_HOOK, InterceptTargetError, edit_effect
+from inspector.pipeline.gate import AT_HOOK, AT_STAGE, InterceptTargetError, edit_effect
 from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.failed_start import failed_start_text
 from inspector.reload.watcher import Reloader
@@ -40,14 +40,32 @@ from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.rules import RulesScreen, RuleView
 from inspector.tui.settings import Settings, load_settings, save_theme, settings_dir
 from inspector.tui.themes import THEME_VARIABLE_DEFAULTS, load_themes
-from inspector.tui.widgets.detail_pane import DetailPane
+from inspector.tui.widgets.detail_pane import TITLES, DetailPane
 from inspector.tui.widgets.event_stream import EventStream
 from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.tui.widgets.hooks_panel import HooksPanel
+from inspector.tui.widgets.status_line import SessionState, StatusLine
 
 REFRESH_S = 0.5
 THIS_SESSION = Path("this session")  # the replay picker's entry for the journal on screen
 DEFAULT_THEME = "inspector-dark"
+# Actions that send to hooks or change what runs: not offered in a saved session.
+NEEDS_HOOKS = frozenset(
+    {
+        "compose_request",
+        "edit_selected",
+        "focus_intercept",
+        "forward",
+        "forward_all",
+        "drop",
+        "clear_intercept",
+        "pick_scenario",
+        "replay",
+        "reload",
+        "toggle_watching",
+    }
+)
+INTERCEPT_AT = {AT_STAGE: "(at stage entry)", AT_HOOK: "(per hook)"}
 
 
 @dataclass
@@ -92,6 +110,16 @@ class InspectorApp(App[int]):
         Binding("P", "replay", "Replay against current hooks", show=False, id="app.replay"),
         Binding("r", "reload", "Reload", show=False, id="app.reload"),
         Binding("W", "toggle_watching", "Pause/resume watching", show=False, id="app.watch"),
+        *(
+            Binding(
+                str(number), f"detail_tab('{tab}')", f"{title} tab", show=False, id=f"app.tab_{tab}"
+            )
+            for number, (tab, title) in enumerate(TITLES.items(), start=1)
+        ),
+        Binding(
+            "left_square_bracket", "step_tab(-1)", "Previous tab", show=False, id="app.tab_previous"
+        ),
+        Binding("right_square_bracket", "step_tab(1)", "Next tab", show=False, id="app.tab_next"),
         Binding("f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("escape", "back_to_list", "Back to the list", show=False, id="app.back"),
@@ -122,6 +150,7 @@ class InspectorApp(App[int]):
         return dict(THEME_VARIABLE_DEFAULTS)
 
     def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
         yield HooksPanel(self.engine.journal, lambda: self.engine.config, id="hooks")
         with Horizontal(id="main"):
             with Vertical(id="left"):
@@ -132,7 +161,7 @@ class InspectorApp(App[int]):
             yield Label("filter")
             yield Input(placeholder="hook:redactor & !status:ok", id="filter")
             yield Label("intercept")
-            yield Input(placeholder="method:approve_tool", id="intercept")
+            yield Input(placeholder="off · type a filter to hold requests", id="intercept")
             yield Label("", id="filter-error")
         yield Footer()
 
@@ -166,7 +195,6 @@ class InspectorApp(App[int]):
             self.notify(message, title="Settings", severity="warning")
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
-        self.sub_title = str(self.session.config_path or "bundled demo")
         self._unsubscribe_journal = self.engine.journal.subscribe(self._journal_grew)
         self._tick()
         if hasattr(self.engine, "approvals"):
@@ -182,6 +210,7 @@ class InspectorApp(App[int]):
             )
             if self.session.watch:
                 self.watch_files()
+        self._refresh_status()
 
     def watch_theme(self, theme: str) -> None:
         if self._theme_is_chosen:
@@ -202,7 +231,7 @@ class InspectorApp(App[int]):
         except ListenError as error:
             self.notify(str(error), title="Not listening for relays", severity="warning")
             return
-        self.sub_title = f"{self.sub_title} · relays: {self.listener.address}"
+        self._refresh_status()
 
     async def on_unmount(self) -> None:
         if self._unsubscribe_journal is not None:
@@ -257,9 +286,11 @@ class InspectorApp(App[int]):
         if self.reloader.paused:
             self.reloader.resume()
             self._catch_up()
+            self._refresh_status()
             self.notify("Watching the config and hook scripts again.")
         else:
             self.reloader.pause()
+            self._refresh_status()
             self.notify("Watching paused: saves are ignored until you resume (W) or reload (r).")
 
     def _journal_grew(self, _record: Record, _new: bool) -> None:
@@ -270,6 +301,27 @@ class InspectorApp(App[int]):
     def _tick(self) -> None:
         self._wake_timer = None
         self._refresh_hooks()
+        self._refresh_status()
+
+    def _refresh_status(self) -> None:
+        if self.reloader is None or self.session.read_only:
+            watching = "off"
+        elif self.reloader.paused:
+            watching = "paused"
+        else:
+            watching = "on" if self.session.watch else "off"
+        expression = self.engine.intercept_expression
+        state = SessionState(
+            source=str(self.session.config_path or "bundled demo"),
+            read_only=self.session.read_only,
+            socket=None if self.listener is None else str(self.listener.address),
+            watching=watching,
+            intercept=expression and f"{expression} {INTERCEPT_AT[self.engine.gate.at]}",
+            held=len(self.engine.held),
+            approvals=len(self.engine.approvals.pending),
+        )
+        for line in self.query(StatusLine):
+            line.show(state)
 
     def _refresh_hooks(self) -> None:
         # `query`, not `query_one`: a timer or an engine callback may fire while the app is
@@ -342,6 +394,7 @@ class InspectorApp(App[int]):
             self._filter_problem(event.input, str(error))
             return
         self._filter_problem(event.input, "")
+        self._refresh_status()
         self.notify(f"Intercept {intercept_state(self.engine.gate.at, event.value)}.")
         self.query_one(ExchangeList).focus()
 
@@ -351,24 +404,23 @@ class InspectorApp(App[int]):
 
     # ---- compose, resend, held requests ----------------------------------------------------
 
+    def action_detail_tab(self, tab: str) -> None:
+        self.query_one(DetailPane).open_tab(tab)
+
+    def action_step_tab(self, step: int) -> None:
+        self.query_one(DetailPane).step_tab(step)
+
     def action_back_to_list(self) -> None:
         self.query_one(ExchangeList).focus()
 
-    def _live(self) -> bool:
-        """A saved session has no hooks to send to; say so instead of failing."""
-        if self.session.read_only:
-            self.notify(
-                "This is a saved session: there are no hooks to send to.", severity="warning"
-            )
-        return not self.session.read_only
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A saved session offers nothing that needs hooks: such keys leave the footer."""
+        return not (self.session.read_only and action in NEEDS_HOOKS)
 
     def action_compose_request(self) -> None:
-        if self._live():
-            self._open_composer(None)
+        self._open_composer(None)
 
     def action_edit_selected(self) -> None:
-        if not self._live():
-            return
         exchange = self._selected_exchange()
         if exchange is None or not isinstance(exchange.request, dict):
             return
@@ -435,6 +487,7 @@ class InspectorApp(App[int]):
     def action_clear_intercept(self) -> None:
         self.engine.clear_intercept()
         self.query_one("#intercept", Input).value = ""
+        self._refresh_status()
         self.notify("Intercept cleared; every held request went on.")
 
     # ---- scenarios -------------------------------------------------------------------------
@@ -442,8 +495,6 @@ class InspectorApp(App[int]):
     def action_pick_scenario(self) -> None:
         from inspector.tui.screens.pick import PickScreen
 
-        if not self._live():
-            return
         choices = scenarios_near(self.session.config_path)
         if not choices:
             self.notify("No scenario files next to the config.", severity="warning")
@@ -474,6 +525,7 @@ class InspectorApp(App[int]):
     # ---- approvals -------------------------------------------------------------------------
 
     def _approvals_changed(self) -> None:
+        self._refresh_status()
         if not self._approval_open and self.engine.approvals.pending:
             self.call_later(self.action_next_approval)
 
@@ -543,8 +595,6 @@ class InspectorApp(App[int]):
         changed: this session (e.g. after editing a hook) or a saved journal."""
         from inspector.tui.screens.pick import PickScreen
 
-        if not self._live():
-            return
         folder = (self.session.config_path or Path.cwd()).parent
         saved = sorted({*Path.cwd().glob("*.jsonl"), *folder.glob("*.jsonl")})
         choices = [THIS_SESSION, *saved]
@@ -611,10 +661,12 @@ class InspectorApp(App[int]):
             if binding.action == "quit":  # Textual's own Quit command is already there
                 continue
             action = binding.action
+            if not self.check_action(action, ()):
+                continue
             key = keys.get(binding.id or "", binding.key)
             yield SystemCommand(
                 binding.description,
-                f"{binding.description} ({key})",
+                f"key {key} · binding id {binding.id}",
                 lambda action=action: self.run_action(action),
             )
 
@@ -666,10 +718,13 @@ APP_HELP = f"""\
 ## hook-inspector
 
 The exchange list shows every request to every hook as it happens; the detail pane shows the
-selected one (Request, Response, Diff, Raw, Stderr, Findings); the event stream below shows the
-runtime events sent to observers. Stages: {", ".join(METHOD_FOR_STAGE.values())}.
+selected one (Request, Response, Diff, Raw, Stderr, Findings); the event stream below shows
+runtime events, each stage's decision (who decided and why), hook stderr and hook starts and
+exits. Stages: {", ".join(METHOD_FOR_STAGE.values())}.
 
-Type a filter expression at the bottom to narrow the list; the same language in the intercept
-field holds matching requests before they reach a hook: forward them (a), edit then forward (e),
-or drop them (x). Methods known: {", ".join(sorted(STAGE_FOR_METHOD))}.
+Type a filter expression at the bottom to narrow the lists; the same language in the intercept
+field holds matching calls at the agent's entry to their stage, before any hook (an edit is
+what every hook and the agent get), or with `@hook EXPR` on their way to each hook (an edit is
+what that hook alone gets): forward them (a), edit then forward (e), or drop them (x).
+Methods known: {", ".join(sorted(STAGE_FOR_METHOD))}.
 """

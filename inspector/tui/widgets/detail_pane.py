@@ -304,6 +304,18 @@ class DetailPane(Widget):
     def record(self) -> Record | None:
         return self._record
 
+    @property
+    def active_tab(self) -> str:
+        return self.query_one(TabbedContent).active.removeprefix(TAB_PREFIX)
+
+    def open_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab_id(tab)
+
+    def step_tab(self, step: int) -> None:
+        """The next (1) or previous (-1) tab, round the end."""
+        index = self.TABS.index(self.active_tab)
+        self.open_tab(self.TABS[(index + step) % len(self.TABS)])
+
     def show(self, record: Record | None) -> None:
         """Show `record` (None: nothing). The tabs follow on the next tick."""
         if record is not self._record:
@@ -349,7 +361,7 @@ class DetailPane(Widget):
             self._relabel()
         if not self._stale:
             return
-        active = self.query_one(TabbedContent).active.removeprefix(TAB_PREFIX)
+        active = self.active_tab
         if active in self._stale:
             self._build_tab(active)
 

@@ -36,6 +36,7 @@ class ExchangeList(RecordList):
     """Exchange, Noise and Reload records of a journal as a virtualised, filterable list."""
 
     COLUMNS: ClassVar[tuple[Column, ...]] = (
+        Column("#", 4, 6, priority=2, right=True),  # the journal's seq, as replay reports cite it
         Column("time", 12),
         Column("source", 6, 10, priority=4),
         Column("hook", 8, 14, priority=1, flex=True),
@@ -66,6 +67,7 @@ class ExchangeList(RecordList):
         if isinstance(record, Noise):
             codes = " ".join(finding.code for finding in record.findings) or "noise"
             return [
+                Cell(str(record.seq), DIM),
                 Cell(clock(record.ts), DIM),
                 Cell("stdout", DIM),
                 Cell(record.hook, DIM),
@@ -76,6 +78,7 @@ class ExchangeList(RecordList):
         duration = "" if record.duration_ms is None else milliseconds(record.duration_ms)
         action = record.action or ""
         return [
+            Cell(str(record.seq), DIM),
             Cell(clock(record.ts)),
             Cell(record.source),
             Cell(EVERY_HOOK, ENTRY_STYLE) if record.stage_entry else Cell(record.hook),
@@ -101,6 +104,7 @@ def reload_cells(record: Reload) -> list[Cell]:
         else record.changes or "nothing changed"
     )
     return [
+        Cell(str(record.seq), DIM),
         Cell(clock(record.ts), style),
         Cell(record.trigger, style),
         Cell("reload", style),

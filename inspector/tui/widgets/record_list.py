@@ -115,12 +115,12 @@ class RecordList(ScrollView, can_focus=True):
     RECORD_TYPES: ClassVar[tuple[type[Record], ...]] = ()
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor_up", "Up", show=False, id="records.cursor_up"),
-        Binding("down", "cursor_down", "Down", show=False, id="records.cursor_down"),
+        Binding("up,k", "cursor_up", "Up", show=False, id="records.cursor_up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="records.cursor_down"),
         Binding("pageup", "page_up", "Page up", show=False, id="records.page_up"),
         Binding("pagedown", "page_down", "Page down", show=False, id="records.page_down"),
-        Binding("home", "first", "First", show=False, id="records.first"),
-        Binding("end", "last", "Last", show=False, id="records.last"),
+        Binding("home,g", "first", "First", show=False, id="records.first"),
+        Binding("end,G", "last", "Last", show=False, id="records.last"),
         Binding("enter", "select", "Open", show=False, id="records.select"),
     ]
 
