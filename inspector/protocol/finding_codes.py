@@ -35,8 +35,9 @@ CODES: dict[str, CodeInfo] = {
     "bad-id": CodeInfo(
         "error",
         "id is not an unsigned integer",
-        "Fails to decode the whole line (string, float or negative id) and skips it; "
-        "the call it answers times out.",
+        "Fails to decode the whole line (a string, float, exponent, negative, boolean or "
+        "over-uint64 id; a leading zero is a syntax error), logs 'Failed to decode process hook "
+        "message' and skips it; the call it answers times out.",
     ),
     "bad-error": CodeInfo(
         "error",
@@ -46,7 +47,8 @@ CODES: dict[str, CodeInfo] = {
     "no-id": CodeInfo(
         "warning",
         "line has no id (or id 0)",
-        "Ignores the line; if it was meant as an answer, the call times out.",
+        "Ignores the line without a log (id 0, null or none); if it was meant as an answer, "
+        "the call times out.",
     ),
     "oversized-line": CodeInfo(
         "error",
@@ -54,7 +56,11 @@ CODES: dict[str, CodeInfo] = {
         "Stops reading this hook's stdout for good, without a log: every later call times out "
         "(interceptors skipped, approvals denied). The inspector keeps reading.",
     ),
-    "unknown-id": CodeInfo("warning", "answer to an id that was never sent", "Drops it silently."),
+    "unknown-id": CodeInfo(
+        "warning",
+        "answer to an id that was never sent",
+        "Drops it silently; if it was meant as an answer, the call times out.",
+    ),
     "late-answer": CodeInfo(
         "warning",
         "answer after its call timed out",
@@ -80,8 +86,9 @@ CODES: dict[str, CodeInfo] = {
     "rpc-error": CodeInfo(
         "warning",
         "hook answered with a JSON-RPC error",
-        "Treats the call as failed: hello fails, an interceptor is skipped (fail open), an "
-        "approval denies (fail closed).",
+        "Treats the call as failed, even beside a result: hello fails, an interceptor is "
+        "skipped (fail open, 'Interceptor hook failed'), an approval denies (fail closed, "
+        "'tool approval hook \"NAME\" failed').",
     ),
     "hello-not-object": CodeInfo(
         "error",
@@ -214,7 +221,9 @@ CODES: dict[str, CodeInfo] = {
     "agent-deadline": CodeInfo(
         "warning",
         "the agent's deadline decided this call (held, cut short, or answered with the fallback)",
-        "Gives up at its own deadline: an interceptor is skipped, an approval denied.",
+        "Gives the relay one deadline for the whole chain behind it; at that deadline it skips "
+        "the relay (interceptors) or denies with 'tool approval hook \"RELAY\" timed out'. The "
+        "inspector answers just before, in the same words.",
     ),
     "kinder-than-picoclaw": CodeInfo(
         "warning",
