@@ -22,7 +22,9 @@ from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.exchange_list import ExchangeList
 
-DESTRUCTIVE = 'tool:exec & ("rm -rf" | "git push --force" | "DROP TABLE")'  # README example 3
+# README worked example 3, as printed
+DESTRUCTIVE = 'method:before_tool & tool:exec & ("rm -rf" | "git push --force" | "DROP TABLE")'
+ANY_STAGE = 'tool:exec & ("git push --force" | "DROP TABLE")'
 
 
 @asynccontextmanager
@@ -103,7 +105,7 @@ async def test_an_edit_at_the_stage_changes_what_every_hook_and_the_agent_get(
 
 
 async def test_drop_at_the_stage_stops_the_call_before_any_hook(tmp_path: Path) -> None:
-    async with two_hooks(tmp_path, DESTRUCTIVE) as (app, pilot):
+    async with two_hooks(tmp_path, ANY_STAGE) as (app, pilot):
         task = through_pipeline(app, "hook.before_tool", call("git push --force"))
         await held_row(pilot)
         await pilot.press("x")
