@@ -21,6 +21,8 @@ CORPUS_HOOK = Path(__file__).parent / "hooks" / "corpus_hook.py"
 RECORDS: list[dict[str, Any]] = [
     json.loads(line) for line in (CORPUS / "results.jsonl").read_text().splitlines()
 ]
+# the stage inputs PicoClaw's host was given, as it wrote them
+INPUTS: dict[str, dict[str, Any]] = json.loads((CORPUS / "cases.json").read_text())["inputs"]
 NEVER_ANSWERED_MS = 300  # a call PicoClaw timed out on cannot be answered in any time
 ANSWERED_MS = 60_000  # a call PicoClaw got an answer to must not time out on a loaded machine
 

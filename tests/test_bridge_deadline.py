@@ -14,22 +14,14 @@ from typing import Any
 import pytest
 from bridge_client import AgentSide, listening, short_socket_path
 from conftest import config_of, scripted, wait_for
+from corpus_cases import INPUTS
 
 from inspector.engine import Engine
 from inspector.hooks.process import ProcessHook
 from inspector.journal.records import Exchange, record_from_json
 from inspector.tui.widgets.detail_pane import raw_view
 
-META = {
-    "AgentID": "main",
-    "TurnID": "turn-1",
-    "ParentTurnID": "",
-    "SessionKey": "agent:main:main",
-    "Iteration": 1,
-    "TracePath": "",
-    "Source": "",
-}
-CALL = {"meta": META, "tool": "exec", "arguments": {"command": "ls"}}
+CALL, APPROVAL = INPUTS["before_tool"], INPUTS["approve_tool"]  # as PicoClaw wrote them
 DEADLINES_MS = {"observer": 500, "interceptor": 30_000, "approval": 30_000}
 AGENT = "picoclaw"
 
@@ -78,7 +70,7 @@ async def test_an_approval_cut_short_reads_as_picoclaws_own_timeout(socket_path:
     late = scripted("late", {"approve_tool": {"delay_ms": 5000}}, intercept=("approve_tool",))
     async with listening(config_of(late), socket_path) as engine:
         agent = await AgentSide.connect(socket_path, AGENT, {**DEADLINES_MS, "approval": 1200})
-        answer = json.loads(await agent.ask(request(2, "hook.approve_tool", CALL)))
+        answer = json.loads(await agent.ask(request(2, "hook.approve_tool", APPROVAL)))
         await agent.close()
     assert answer["result"] == {"approved": False, "reason": 'tool approval hook "late" timed out'}
     (exchange,) = relayed(engine, "hook.approve_tool")
@@ -116,7 +108,7 @@ async def test_an_approval_the_chain_cannot_finish_in_time_reads_as_the_relay_ti
     async with listening(config_of(approver), socket_path) as engine:
         engine.set_intercept_predicate(lambda exchange: exchange.hook == "approver")
         agent = await AgentSide.connect(socket_path, AGENT, {**DEADLINES_MS, "approval": 1000})
-        answer = json.loads(await agent.ask(request(2, "hook.approve_tool", CALL)))
+        answer = json.loads(await agent.ask(request(2, "hook.approve_tool", APPROVAL)))
         await agent.close()
     # what PicoClaw itself would say had the relay not answered in time
     reason = f'tool approval hook "{AGENT}" timed out'

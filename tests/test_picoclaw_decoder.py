@@ -8,13 +8,12 @@ fails the pending call with the exit status)."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_cases import line_bytes
 
 from inspector.hosts.picoclaw.decode import (
     decode_answer,
@@ -40,32 +39,10 @@ DECODABLE = [r for r in RECORDS if not _exits_without_answer(r)]
 LEFT_OUT = [r["id"] for r in RECORDS if _exits_without_answer(r)]
 
 
-def _line_bytes(line: dict[str, Any]) -> bytes:
-    if "text" in line:
-        return line["text"].encode()
-    if "b64" in line:
-        return base64.b64decode(line["b64"])
-    raw = _padded(line["generated_from"])
-    assert len(raw) == line["bytes"] and hashlib.sha256(raw).hexdigest() == line["sha256"]
-    return raw
-
-
-def _padded(spec: dict[str, Any]) -> bytes:
-    """The corpus README's padding rule for lines over 64 KiB."""
-    text = json.dumps(spec["result"], separators=(",", ":"), ensure_ascii=False)
-    rest = "," + text[1:-1] if text != "{}" else ""
-    head = '{"jsonrpc":"2.0","id":' + spec.get("id_text", "2") + ',"result":{"pad":"'
-
-    def build(pad: int) -> bytes:
-        return (head + "x" * pad + '"' + rest + "}}\n").encode()
-
-    return build(spec["pad_line_to"] - len(build(0)))
-
-
 def _lines(hook: dict[str, Any], key: str) -> list[bytes]:
     """What PicoClaw's line scanner yields from the hook's stdout: a last line without a
     newline never arrives while the hook keeps running."""
-    stream = b"".join(_line_bytes(line) for line in hook[key])
+    stream = b"".join(line_bytes(line) for line in hook[key])
     return stream.split(b"\n")[:-1]
 
 
