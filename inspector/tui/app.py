@@ -26,7 +26,7 @@ from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, TIMEOUT, Verdict
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.jsonl import JsonlWriter
-from inspector.journal.private_file import JournalFileError
+from inspector.journal.private_file import JournalFileError, write_private
 from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
 from inspector.pipeline.command_hosts import context_template, events
 from inspector.pipeline.gate import AT_HOOK, AT_STAGE, InterceptTargetError, edit_effect
@@ -34,10 +34,12 @@ from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.failed_start import failed_start_text
 from inspector.reload.watcher import Reloader
 from inspector.safe_text import one_line, printable
+from inspector.tui.clipboard import copy_text
 from inspector.tui.screens.approval import ApprovalScreen, PromptView
 from inspector.tui.screens.composer import COMPOSE_TITLE, ComposeRequest, ComposerScreen
 from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.rules import RulesScreen, RuleView
+from inspector.tui.screens.save_as import SaveAsScreen
 from inspector.tui.settings import Settings, load_settings, save_theme, settings_dir
 from inspector.tui.themes import THEME_VARIABLE_DEFAULTS, load_themes
 from inspector.tui.widgets.detail_pane import TITLES, DetailPane
@@ -65,6 +67,7 @@ NEEDS_HOOKS = frozenset(
         "toggle_watching",
     }
 )
+COPIED_TOAST_S = 20  # long enough to read, or select, the one-liner
 INTERCEPT_AT = {AT_STAGE: "(at stage entry)", AT_HOOK: "(per hook)"}
 
 
@@ -106,7 +109,10 @@ class InspectorApp(App[int]):
         Binding("p", "next_approval", "Approvals", show=False, id="app.approvals"),
         Binding("R", "rules", "Rules", show=False, id="app.rules"),
         Binding("y", "copy_shell", "Copy as shell", show=False, id="app.copy"),
-        Binding("w", "save_journal", "Save", show=False, id="app.save"),
+        Binding(
+            "Y", "save_one_liner", "Write shell one-liner to a file", show=False, id="app.copy_file"
+        ),
+        Binding("w", "save_journal", "Save as", show=False, id="app.save"),
         Binding("P", "replay", "Replay against current hooks", show=False, id="app.replay"),
         Binding("r", "reload", "Reload", show=False, id="app.reload"),
         Binding("W", "toggle_watching", "Pause/resume watching", show=False, id="app.watch"),
@@ -581,14 +587,19 @@ class InspectorApp(App[int]):
     # ---- sessions --------------------------------------------------------------------------
 
     def action_save_journal(self) -> None:
-        path = Path.cwd() / "hook-inspector-session.jsonl"
-        try:
-            writer = JsonlWriter(path)
-        except JournalFileError as error:
-            self.notify(str(error), title="Journal not saved", severity="error")
-            return
-        writer.attach(self.engine.journal).close()
-        self.notify(f"Journal saved to {path} (readable by you only)")
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                writer = JsonlWriter(path)
+            except JournalFileError as error:
+                self.notify(str(error), title="Journal not saved", severity="error")
+                return
+            writer.attach(self.engine.journal).close()
+            self.notify(f"Journal saved to {path} (readable by you only)")
+
+        default = Path.cwd() / "hook-inspector-session.jsonl"
+        self.push_screen(SaveAsScreen("Save the journal to", default), chosen)
 
     def action_replay(self) -> None:
         """Send a recorded session's requests to the hooks as they are now, and show what
@@ -622,21 +633,51 @@ class InspectorApp(App[int]):
         report = await replay(self.engine, records)
         await self.push_screen(ReplayReportScreen(f"Replay of {path.name}", report))
 
-    def action_copy_shell(self) -> None:
+    def _one_liner(self) -> tuple[Exchange, str] | None:
+        """The selected exchange and a shell command that replays it against its hook."""
         exchange = self._selected_exchange()
         if exchange is None or exchange.raw_request is None:
-            return
+            return None
         command = next((h for h in self.engine.command_hooks() if h.name == exchange.hook), None)
         hook = self.engine.hooks.get(exchange.hook)
         if command is not None:
-            line = command_one_liner(exchange.raw_request, command)
-        elif hook is not None and hook.spec.command:
-            line = shell_one_liner(exchange, hook.spec.command, hook.spec.dir)
-        else:
-            self.notify("That hook has no command to replay against.", severity="warning")
+            return exchange, command_one_liner(exchange.raw_request, command)
+        if hook is not None and hook.spec.command:
+            return exchange, shell_one_liner(exchange, hook.spec.command, hook.spec.dir)
+        self.notify("That hook has no command to replay against.", severity="warning")
+        return None
+
+    def action_copy_shell(self) -> None:
+        """Copy where copying works, and show the line too: a terminal may refuse the copy
+        without a word."""
+        found = self._one_liner()
+        if found is None:
             return
-        self.copy_to_clipboard(line)
-        self.notify("Copied a shell one-liner that replays this request.")
+        where = copy_text(self, found[1])
+        self.notify(
+            found[1],
+            title=f"Copied to {where}; Y writes it to a file",
+            timeout=COPIED_TOAST_S,
+        )
+
+    def action_save_one_liner(self) -> None:
+        found = self._one_liner()
+        if found is None:
+            return
+        exchange, line = found
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                write_private(path, [line])
+            except JournalFileError as error:
+                self.notify(str(error), title="One-liner not saved", severity="error")
+                return
+            self.notify(f"One-liner saved to {path} (readable by you only)")
+
+        default = Path.cwd() / f"replay-{exchange.seq}.sh"
+        self.push_screen(SaveAsScreen("Write the one-liner to", default), chosen)
 
     # ---- help and palette ------------------------------------------------------------------
 
