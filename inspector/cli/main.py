@@ -121,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
         help="the command an agent runs as its process hook (see hook-inspector relay --help)",
     )
+    from inspector.cli.install import add_commands as add_install_commands
+
+    add_install_commands(commands)
     return parser
 
 
@@ -140,6 +143,7 @@ def _add_listen(parser: argparse.ArgumentParser) -> None:
 def split_default_command(argv: list[str]) -> list[str]:
     """`hook-inspector [CONFIG]` means `hook-inspector ui [CONFIG]`."""
     known = {"ui", "run", "check", "open", "replay", "export", "serve", "relay"}
+    known |= {"install", "uninstall"}
     known |= {"-h", "--help", "--version"}
     if not argv or argv[0] not in known:
         return ["ui", *argv]
@@ -164,6 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": _replay,
         "export": _export,
         "serve": _serve,
+        "install": _install,
+        "uninstall": _uninstall,
     }
     try:
         return handlers[args.command](args)
@@ -243,6 +249,18 @@ def _serve(args: argparse.Namespace) -> int:
     if listen is None:
         return EXIT_BAD_INPUT
     return asyncio.run(serve(args.config, listen, journal_path=args.journal, as_json=args.json))
+
+
+def _install(args: argparse.Namespace) -> int:
+    from inspector.cli.install import run_install
+
+    return run_install(args)
+
+
+def _uninstall(args: argparse.Namespace) -> int:
+    from inspector.cli.install import run_uninstall
+
+    return run_uninstall(args)
 
 
 def _listen_options(args: argparse.Namespace, command: str) -> ListenOptions | None:

@@ -1,0 +1,168 @@
+"""`hook-inspector install claude` / `uninstall claude`: the relay merged into a Claude Code
+settings.json, and taken out again.
+
+Install keeps every hook the file has and adds one matcher group per chosen event whose only
+handler is the relay; run again, it replaces its own groups (idempotent). Before the first
+change the file is copied to `settings.json.hook-inspector.bak`. Uninstall removes the relay's
+handlers (and the groups, event lists and `hooks` object that only held them); when what is left
+is the backup's content, the backup's own bytes go back, so the file is as it was, byte for byte.
+A file that did not exist is removed again."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from inspector.cli.install_files import Backup, write_atomically
+from inspector.config.document import Document, KeyPath
+from inspector.config.fields import describe
+from inspector.config.files import read_config_text
+from inspector.config.parse import parse_json
+from inspector.protocol.claude_events import TOOL_EVENTS
+
+JSONObject = dict[str, Any]
+
+CLAUDE_DIR, SETTINGS = ".claude", "settings.json"
+RELAY_MARK = " relay --host claude"  # in every handler command install writes, and no other
+DEFAULT_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Notification",
+    "Stop",
+    "SubagentStop",
+    "SessionEnd",
+)
+
+
+def settings_file(project: Path | None, user: bool) -> Path:
+    if user:
+        return Path.home() / CLAUDE_DIR / SETTINGS
+    return (project or Path.cwd()) / CLAUDE_DIR / SETTINGS
+
+
+def install(
+    file: Path, command: str, events: tuple[str, ...], matcher: str | None, timeout_s: int
+) -> str:
+    """Merge the relay into `file`; returns what was done, for the user."""
+    doc, settings = _read(file)
+    hooks = _hooks_of(doc, settings)
+    if hooks is None:
+        hooks = settings["hooks"] = {}
+    _remove_relay(hooks, keep={})
+    handler = {"type": "command", "command": command, "timeout": timeout_s}
+    for event in events:
+        groups = hooks.setdefault(event, [])
+        if not isinstance(groups, list):
+            assert doc is not None
+            message = f"expected a list of matcher groups, got {describe(doc, groups)}"
+            raise doc.error(("hooks", event), message)
+        group: JSONObject = {"hooks": [handler]}
+        if matcher is not None and event in TOOL_EVENTS:
+            group = {"matcher": matcher, **group}
+        groups.append(group)
+    backup = Backup(file)
+    saved = backup.keep() if doc is not None else None
+    file.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(file, _text(settings))
+    where = f" (the file as it was: {saved})" if saved else ""
+    return f"the relay runs on {', '.join(events)} in {file}{where}"
+
+
+def uninstall(file: Path) -> str:
+    """Take the relay out of `file`; returns what was done, for the user."""
+    doc, settings = _read(file)
+    if doc is None:
+        return f"{file} does not exist: nothing to take out"
+    backup = Backup(file)
+    before = backup.content()
+    hooks = _hooks_of(doc, settings)
+    removed = _remove_relay(hooks, keep=_hooks_in(before)) if hooks is not None else 0
+    if not removed:
+        return f"the relay is not in {file}: nothing taken out"
+    if hooks is not None and not hooks and "hooks" not in _parsed(before):
+        del settings["hooks"]
+    if before is not None and settings == _parsed(before):
+        write_atomically(file, before)
+        backup.discard()
+        return f"took the relay out of {file}: it is as it was before install"
+    if before is None and not settings:
+        os.unlink(file)
+        return f"took the relay out of {file}, which install had made: removed it"
+    write_atomically(file, _text(settings))
+    backup.discard()
+    return f"took {removed} relay handler(s) out of {file}"
+
+
+def _read(file: Path) -> tuple[Document | None, JSONObject]:
+    """The settings file's document (None when there is no file) and its settings."""
+    if not file.exists():
+        return None, {}
+    doc = parse_json(str(file), read_config_text(file))
+    if not isinstance(doc.data, dict):
+        raise doc.error((), f"the top level must be a JSON object, got {describe(doc, doc.data)}")
+    return doc, doc.data
+
+
+def _hooks_of(doc: Document | None, settings: JSONObject) -> JSONObject | None:
+    """The `hooks` object, or None when the settings have none."""
+    if "hooks" not in settings:
+        return None
+    hooks = settings["hooks"]
+    if not isinstance(hooks, dict):
+        assert doc is not None
+        path: KeyPath = ("hooks",)
+        raise doc.error(path, f"expected an object of events, got {describe(doc, hooks)}")
+    return hooks
+
+
+def _remove_relay(hooks: JSONObject, *, keep: JSONObject) -> int:
+    """Take every relay handler out of `hooks`, with the groups and event lists left empty by
+    that (unless `keep`, the file before install, had them empty too). Returns how many."""
+    removed = 0
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        for group in list(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                continue
+            ours = [handler for handler in handlers if _is_relay(handler)]
+            if not ours:
+                continue
+            removed += len(ours)
+            handlers[:] = [handler for handler in handlers if not _is_relay(handler)]
+            if not handlers:
+                groups.remove(group)
+        if not groups and event not in keep:
+            del hooks[event]
+    return removed
+
+
+def _is_relay(handler: object) -> bool:
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return isinstance(command, str) and RELAY_MARK in command
+
+
+def _parsed(data: bytes | None) -> JSONObject:
+    """The backup's settings; {} when there is none (or it no longer reads as settings)."""
+    try:
+        value = json.loads(data.decode("utf-8-sig")) if data is not None else {}
+    except ValueError:
+        value = {}
+    return value if isinstance(value, dict) else {}
+
+
+def _hooks_in(data: bytes | None) -> JSONObject:
+    hooks = _parsed(data).get("hooks")
+    return hooks if isinstance(hooks, dict) else {}
+
+
+def _text(settings: JSONObject) -> str:
+    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"

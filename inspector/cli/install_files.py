@@ -1,0 +1,49 @@
+"""Files `install` changes: written whole or not at all, and backed up before the first change."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from inspector.safe_files import read_bytes_limited
+
+BACKUP_SUFFIX = ".hook-inspector.bak"
+
+
+class Backup:
+    """The copy of `file` as it was before install first changed it."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+        self.path = file.with_name(file.name + BACKUP_SUFFIX)
+
+    def keep(self) -> Path:
+        """Copy the file's bytes, unless an earlier install already kept the file as it was."""
+        if not self.path.exists():
+            write_atomically(self.path, read_bytes_limited(self.file))
+        return self.path
+
+    def content(self) -> bytes | None:
+        return read_bytes_limited(self.path) if self.path.exists() else None
+
+    def discard(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def write_atomically(file: Path, data: str | bytes) -> None:
+    """Replace `file` with `data` (text is written as UTF-8) in one step, keeping its
+    permissions; a crash leaves the old file or the new one, never half of either."""
+    mode = file.stat().st_mode & 0o7777 if file.exists() else None
+    fd, temporary = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data.encode() if isinstance(data, str) else data)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, file)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
