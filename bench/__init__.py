@@ -13,6 +13,7 @@ from typing import Any
 BENCHMARKS = (
     "roundtrip",
     "relay_latency",
+    "claude_relay",
     "reload_latency",
     "ui_session",
     "filter_speed",
