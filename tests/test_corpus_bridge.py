@@ -6,6 +6,7 @@ what its own host did with the hooks mounted directly: decision, approval, objec
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,10 @@ async def test_the_bridge_leaves_picoclaw_where_its_own_host_would(
     else:
         assert got["decision"] == expected["decision"]
         assert got["passed_on_json"] == expected["passed_on_json"]
+        unchanged = marshal(typed_params(case.stage, case.input), PARAMS[case.stage])
+        if expected["decision"]["action"] == "continue" and got["passed_on_json"] == unchanged:
+            # as little as it can: nothing to send back when the chain changed nothing
+            assert json.loads(answer)["result"] == {"action": "continue"}
 
 
 def test_at_least_150_cases_are_compared() -> None:
