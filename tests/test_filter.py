@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector.filter import FilterError, compile_filter
+from inspector.filter.known_values import KNOWN_VALUES
 from inspector.journal.records import (
     Decision,
     Event,
@@ -169,6 +170,9 @@ GLOBS = [
     ("status:*", EXCHANGES),
     ("turn:turn-?", {"denied", "timeout", "event", "decision"}),
     ("hook:[x]*", set()),  # brackets are plain characters
+    ("method:Pre*", set()),  # a glob that names a known method family is accepted
+    ("host:picoclaw", ALL),  # a record that names no host follows PicoClaw's rules
+    ("host:jcli | host:claude", set()),
 ]
 
 TEXT = [
@@ -260,6 +264,15 @@ ERRORS = [
     ("!", 1, "expected a term after '!'"),
     ("hook:a and not", 14, "expected a term after 'not'"),
     ("(" * 60 + "x", 50, "more than 50 nested"),
+    ("status:timout", 7, "unknown status 'timout' (did you mean 'timeout'?)"),
+    ("method:before_toll", 7, "unknown method 'before_toll' (did you mean 'before_tool'?)"),
+    ("method:hook.aprove_tool", 7, "unknown method 'hook.aprove_tool' (did you mean"),
+    ("method:PreTolUse", 7, "unknown method 'PreTolUse' (did you mean 'PreToolUse'?)"),
+    ("state:exitd", 6, "unknown state 'exitd' (did you mean 'exited'?)"),
+    ("severity:eror", 9, "unknown severity 'eror' (did you mean 'error'?)"),
+    ("host:j-cli", 5, "unknown host 'j-cli' (did you mean 'jcli'?)"),
+    ("status:zz*", 7, "unknown status 'zz*' (one of ok, error, timeout,"),
+    ("hook:a | method:'xyzzy'", 16, "unknown method 'xyzzy'"),
 ]
 
 
@@ -269,7 +282,7 @@ def test_bad_expressions_say_what_and_where(expression: str, position: int, mess
         compile_filter(expression)
     assert caught.value.position == position
     assert caught.value.message.startswith(message)
-    assert str(caught.value) == f"{caught.value.message} at {position}"
+    assert str(caught.value) == f"{caught.value.message} (column {position + 1})"
 
 
 def test_an_unknown_field_far_from_any_lists_the_fields() -> None:
@@ -351,7 +364,7 @@ def records_of_every_type() -> st.SearchStrategy[Record]:
     )
 
 
-FIELD_NAMES = "hook method action status state source tool turn kind severity finding type"
+FIELD_NAMES = "hook method action status state source tool turn kind severity finding host type"
 names = st.sampled_from(FIELD_NAMES.split())
 values = st.text(string.ascii_lowercase + "*?._-:", min_size=1, max_size=8)
 
@@ -361,6 +374,8 @@ def terms(draw: st.DrawFn) -> str:
     name = draw(names)
     if name == "type":
         return f"type:{draw(st.sampled_from(['exchange', 'event', 'stderr', 'noise', '*e*']))}"
+    if name in KNOWN_VALUES:  # a closed set: any other value is an error
+        return f"{name}:{draw(st.sampled_from([*KNOWN_VALUES[name], '*']))}"
     if draw(st.booleans()):
         return f"{name}:{draw(values)}"
     text = draw(st.text(max_size=8)).replace("\\", "\\\\").replace('"', '\\"')

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -10,8 +9,10 @@ from typing import Any
 
 from inspector.filter.combine import Plan, Specialised
 from inspector.filter.errors import FilterError
+from inspector.filter.known_values import KNOWN_VALUES, matches_none, unknown_value
 from inspector.filter.lexer import Token
 from inspector.filter.match import matcher
+from inspector.hosts import PICOCLAW
 from inspector.journal.records import RECORD_TYPES, Record
 from inspector.protocol.event_kinds import LEGACY_EVENT_ALIASES
 
@@ -103,6 +104,11 @@ def _event_severities(record: Any) -> Iterable[Any]:
     return (record.severity, *_finding_severities(record))
 
 
+def _host(record: Any) -> str:
+    # A record from before hosts were named follows PicoClaw's rules, as its label says.
+    return record.host or PICOCLAW
+
+
 FIELDS: dict[str, Field] = {
     "hook": Field(
         one={t: _hook for t in ("exchange", "stderr", "noise", "lifecycle")}
@@ -144,6 +150,7 @@ FIELDS: dict[str, Field] = {
         alternatives=_severity_names,
     ),
     "finding": Field(many={t: _finding_values("code") for t in ("exchange", "event", "noise")}),
+    "host": Field(one=dict.fromkeys(RECORD_TYPES, _host)),
 }
 FIELD_NAMES = (*FIELDS, "type")
 
@@ -171,23 +178,19 @@ def compile_field(token: Token) -> Plan:
         return _type_term(token)
     spec = FIELDS.get(name)
     if spec is None:
-        raise FilterError(_unknown("field", token.name, FIELD_NAMES), token.pos)
-    return _field_plan(spec, tuple(spec.alternatives(token.value)))
-
-
-def _unknown(what: str, name: str, known: Iterable[str]) -> str:
-    message = f"unknown {what} '{name}'"
-    close = difflib.get_close_matches(name.lower(), list(known), n=1)
-    if close:
-        return f"{message} (did you mean '{close[0]}'?)"
-    return f"{message} (one of {', '.join(known)})"
+        raise FilterError(unknown_value("field", token.name, FIELD_NAMES), token.pos)
+    patterns = tuple(spec.alternatives(token.value))
+    known = KNOWN_VALUES.get(name)
+    if known is not None and matches_none(patterns, known):
+        raise FilterError(unknown_value(name, token.value, known), token.value_pos)
+    return _field_plan(spec, patterns)
 
 
 def _type_term(token: Token) -> Plan:
     match = matcher((token.value,))
     names = frozenset(name for name in RECORD_TYPES if match(name))
     if not names:
-        raise FilterError(_unknown("record type", token.value, RECORD_TYPES), token.value_pos)
+        raise FilterError(unknown_value("record type", token.value, RECORD_TYPES), token.value_pos)
     return names.__contains__
 
 
