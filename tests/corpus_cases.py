@@ -63,21 +63,60 @@ class Case:
     def config(self, folder: Path) -> Config:
         """The case's hooks, each a corpus_hook process, with timeouts that let every answer
         PicoClaw read arrive and end the calls it timed out on quickly."""
-        specs = [_hook_spec(hook, folder) for hook in self.hooks]
+        specs = [_hook_spec(hook, [hook], folder) for hook in self.hooks]
         timeout = NEVER_ANSWERED_MS if self.picoclaw_timed_out else ANSWERED_MS
         return config_of(*specs, interceptor_timeout_ms=timeout, approval_timeout_ms=timeout)
 
+    @property
+    def shareable(self) -> bool:
+        """Whether one hook process may play this case among others (shared_config): one plain
+        hook, answered in time, whose answer lines name no id but the pending one, once."""
+        if self.stage == "hello" or len(self.hooks) != 1 or self.picoclaw_timed_out:
+            return False
+        hook = self.hooks[0]
+        if hook["exit_code"] is not None or hook["stderr_lines"]:
+            return False
+        if _joined(hook["hello_lines"]) != DEFAULT_HELLO:
+            return False
+        return all(_names_only_the_pending_id(line_bytes(line)) for line in hook["answer_lines"])
+
+    def stage_request_as(self, rpc_id: int) -> str:
+        """The stage request PicoClaw wrote, as a hook process sends it as its call `rpc_id`."""
+        return self.stage_request().replace('"id":2,', f'"id":{rpc_id},', 1)
+
 
 CASES = [Case(record) for record in RECORDS]
+SHARED_HOOK = "hook"
+DEFAULT_HELLO = b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
+ALL_STAGES = ("before_llm", "after_llm", "before_tool", "after_tool", "approve_tool")
 
 
-def _hook_spec(hook: dict[str, Any], folder: Path) -> HookSpec:
+def shared_config(cases: list[Case], folder: Path) -> Config:
+    """One hook process that plays `cases` (all shareable) in order, one stage call each."""
+    spec = _hook_spec(
+        {"name": SHARED_HOOK, "priority": 0, "intercept": ALL_STAGES, "stderr_lines": []},
+        [case.hooks[0] for case in cases],
+        folder,
+    )
+    return config_of(spec, interceptor_timeout_ms=ANSWERED_MS, approval_timeout_ms=ANSWERED_MS)
+
+
+def _names_only_the_pending_id(line: bytes) -> bool:
+    if line.lower().count(b'"id"') == 0:
+        return True
+    at = line.find(b'"id":2') + len(b'"id":2')
+    return line.lower().count(b'"id"') == 1 and line[at : at + 1] in (b",", b"}")
+
+
+def _hook_spec(hook: dict[str, Any], plays: list[dict[str, Any]], folder: Path) -> HookSpec:
+    """A corpus_hook process named as `hook`, answering the stage calls as each of `plays` did."""
     script = folder / f"{len(list(folder.iterdir()))}.json"
     played = {
-        "hello": _encoded(hook["hello_lines"]),
-        "answer": _encoded(hook["answer_lines"]),
+        "hello": _encoded(plays[0]["hello_lines"]),
+        "answers": [_encoded(play["answer_lines"]) for play in plays],
         "stderr": hook["stderr_lines"],
-        "exit_code": hook["exit_code"],
+        "exit_code": plays[0]["exit_code"] if len(plays) == 1 else None,
+        "renumber": len(plays) > 1,
     }
     script.write_text(json.dumps(played))
     return HookSpec(
@@ -88,8 +127,12 @@ def _hook_spec(hook: dict[str, Any], folder: Path) -> HookSpec:
     )
 
 
+def _joined(lines: list[dict[str, Any]]) -> bytes:
+    return b"".join(line_bytes(line) for line in lines)
+
+
 def _encoded(lines: list[dict[str, Any]]) -> str:
-    return base64.b64encode(b"".join(line_bytes(line) for line in lines)).decode()
+    return base64.b64encode(_joined(lines)).decode()
 
 
 def line_bytes(line: dict[str, Any]) -> bytes:

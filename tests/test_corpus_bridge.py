@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from bridge_client import AgentSide, listening, short_socket_path
-from corpus_cases import CASES, Case
+from corpus_cases import CASES, Case, shared_config
 
 from inspector.engine import Engine
 from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_params
@@ -45,6 +45,9 @@ NOT_BRIDGED = {
 }
 COMPARED = [case for case in CASES if case.id not in NOT_BRIDGED]
 KINDER = [case for case in CASES if NOT_BRIDGED.get(case.id) == OVER_1_MIB]
+# Most cases share one hook process (corpus_cases.shared_config); the rest get their own.
+SHARED = [case for case in COMPARED if case.shareable]
+ALONE = [case for case in COMPARED if not case.shareable]
 
 
 @pytest.fixture
@@ -77,28 +80,47 @@ def as_picoclaw_reads(case: Case, answer: bytes) -> dict[str, Any]:
     return {"decision": decision, "passed_on_json": marshal(passed_on, PARAMS[case.stage])}
 
 
-@pytest.mark.parametrize("case", COMPARED, ids=[case.id for case in COMPARED])
+def differences(case: Case, answer: bytes) -> list[str]:
+    """Where the relayed answer leaves PicoClaw other than its own host with the hooks."""
+    expected = case.outcome
+    got = as_picoclaw_reads(case, answer)
+    keys = ["approval"] if case.stage == "approve_tool" else ["decision", "passed_on_json"]
+    found = [f"{key} {got[key]} != {expected[key]}" for key in keys if got[key] != expected[key]]
+    if case.stage != "approve_tool":
+        unchanged = marshal(typed_params(case.stage, case.input), PARAMS[case.stage])
+        result = json.loads(answer)["result"]
+        went_on = expected["decision"]["action"] == "continue"
+        # as little as it can: nothing to send back when the chain changed nothing
+        if went_on and got["passed_on_json"] == unchanged and result != {"action": "continue"}:
+            found.append(f"answered {result} where a bare continue does")
+    return [f"{case.id}: {difference}" for difference in found]
+
+
+async def test_the_bridge_leaves_picoclaw_where_its_own_host_would_for_the_shared_cases(
+    tmp_path: Path, socket_path: Path
+) -> None:
+    found: list[str] = []
+    async with listening(shared_config(SHARED, tmp_path), socket_path):
+        agent = await AgentSide.connect(socket_path, RELAY, DEADLINES_MS)
+        for case in SHARED:
+            found += differences(case, await agent.ask(case.stage_request().encode() + b"\n"))
+        await agent.close()
+    assert found == []
+
+
+@pytest.mark.parametrize("case", ALONE, ids=[case.id for case in ALONE])
 async def test_the_bridge_leaves_picoclaw_where_its_own_host_would(
     case: Case, tmp_path: Path, socket_path: Path
 ) -> None:
     async with listening(case.config(tmp_path), socket_path):
         answer = await relayed_answer(case, socket_path)
-    expected = case.outcome
-    got = as_picoclaw_reads(case, answer)
-    if case.stage == "approve_tool":
-        assert got["approval"] == expected["approval"]
-    else:
-        assert got["decision"] == expected["decision"]
-        assert got["passed_on_json"] == expected["passed_on_json"]
-        unchanged = marshal(typed_params(case.stage, case.input), PARAMS[case.stage])
-        if expected["decision"]["action"] == "continue" and got["passed_on_json"] == unchanged:
-            # as little as it can: nothing to send back when the chain changed nothing
-            assert json.loads(answer)["result"] == {"action": "continue"}
+    assert differences(case, answer) == []
 
 
 def test_at_least_150_cases_are_compared() -> None:
     assert len(COMPARED) >= 150
     assert len(CASES) == len(COMPARED) + len(NOT_BRIDGED)
+    assert len(COMPARED) == len(SHARED) + len(ALONE)
 
 
 def relay_exchange(engine: Engine) -> Exchange:

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""A process hook that plays one case of the PicoClaw corpus (tests/data/picoclaw_corpus).
+"""A process hook that plays cases of the PicoClaw corpus (tests/data/picoclaw_corpus).
 
-argv[1] names a JSON file: {"hello": BASE64, "answer": BASE64, "stderr": [LINE, ...],
-"exit_code": N | null}. The first request read (hook.hello) gets the exact bytes of "hello", the
-second (the stage call) the stderr lines and then the exact bytes of "answer", after which the
-hook exits with exit_code unless it is null. Later requests get no answer; the hook exits 0 when
-stdin closes. The bytes are written as they are (no newline added), so an answer may be any
-number of lines, not JSON, not UTF-8 or over 1 MiB."""
+argv[1] names a JSON file: {"hello": BASE64, "answers": [BASE64, ...], "stderr": [LINE, ...],
+"exit_code": N | null, "renumber": BOOL}. The first request read (hook.hello) gets the exact
+bytes of "hello"; the k-th stage call after it gets the stderr lines and then the exact bytes of
+answers[k-1], after which the hook exits with exit_code unless it is null. Requests past the last
+answer get none; the hook exits 0 when stdin closes. The bytes are written as they are (no newline
+added), so an answer may be any number of lines, not JSON, not UTF-8 or over 1 MiB.
+
+With "renumber", one process plays many cases, each recorded as the answer to PicoClaw's stage
+call with id 2: the one `"id":2` in each answer line becomes the id of the request it answers."""
 
 from __future__ import annotations
 
@@ -15,23 +18,36 @@ import json
 import os
 import sys
 
+RECORDED_ID = b'"id":2'
+
 
 def main() -> int:
     with open(sys.argv[1], encoding="utf-8") as file:
-        case = json.load(file)
-    replies = [base64.b64decode(case["hello"]), base64.b64decode(case["answer"])]
-    for count, _request in enumerate(sys.stdin.buffer):
-        if count >= len(replies):
+        script = json.load(file)
+    hello = base64.b64decode(script["hello"])
+    answers = [base64.b64decode(answer) for answer in script["answers"]]
+    for count, request in enumerate(sys.stdin.buffer):
+        if count == 0:
+            write(hello)
             continue
-        if count == 1:
-            for line in case["stderr"]:
-                print(line, file=sys.stderr, flush=True)
-        sys.stdout.buffer.write(replies[count])
-        sys.stdout.buffer.flush()
-        if count == 1 and case["exit_code"] is not None:
+        if count > len(answers):
+            continue
+        for line in script["stderr"]:
+            print(line, file=sys.stderr, flush=True)
+        answer = answers[count - 1]
+        if script["renumber"]:
+            rpc_id = json.loads(request)["id"]
+            answer = answer.replace(RECORDED_ID, b'"id":%d' % rpc_id)
+        write(answer)
+        if script["exit_code"] is not None:
             sys.stderr.flush()
-            os._exit(case["exit_code"])
+            os._exit(script["exit_code"])
     return 0
+
+
+def write(data: bytes) -> None:
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
 
 
 if __name__ == "__main__":
