@@ -10,7 +10,8 @@ Each `command` handler becomes a CommandHookSpec named `<Event>:<script>` (the s
 name, or the command's first word), with `#2`, `#3`... when the name is taken. A handler's
 `timeout` is in seconds; without one it gets DEFAULT_TIMEOUT_S. Other handler types (http,
 prompt, agent, mcp_tool) are kept, disabled, so they can be listed, with a warning: the
-inspector does not run them. So is everything when a file sets `disableAllHooks`.
+inspector does not run them. So is everything when a file sets `disableAllHooks`, and every hook
+of an event name Claude Code does not know (the file still loads, as it does in Claude Code).
 
 Warnings are ConfigWarnings (as j-cli's reader gives): file, line, key, a Claude finding, and the
 hook they concern.
@@ -31,7 +32,13 @@ from inspector.config.files import read_config_text
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
-from inspector.protocol.claude_events import EVENTS, MATCH_FIELDS, is_match_all, matcher_error
+from inspector.protocol.claude_events import (
+    CLI_VERSION,
+    EVENTS,
+    MATCH_FIELDS,
+    is_match_all,
+    matcher_error,
+)
 from inspector.protocol.claude_findings import finding
 
 # Current docs give command hooks 600 s; early versions had 60 s (the reference has this from
@@ -139,14 +146,22 @@ class _Reader:
         section = want_map(doc, ("hooks",), doc.data["hooks"])
         for event, groups in section.items():
             path: KeyPath = ("hooks", event)
-            if event not in EVENTS:
-                hint = did_you_mean(event, EVENTS) or f"; expected one of {', '.join(EVENTS)}"
-                raise doc.error(path, f'unknown hook event "{event}"{hint}')
             if not isinstance(groups, list):
                 message = f"expected a list of matcher groups, got {describe(doc, groups)}"
                 raise doc.error(path, message)
+            first = len(self.specs)
             for index, group in enumerate(groups):
                 self._group(doc, level, event, (*path, index), group)
+            if event not in EVENTS:
+                self._unknown_event(doc, path, event, first)
+
+    def _unknown_event(self, doc: Document, path: KeyPath, event: str, first: int) -> None:
+        """Claude Code loads the file and never fires the event: its hooks are listed, disabled."""
+        names = [spec.name for spec in self.specs[first:]]
+        self.specs[first:] = [replace(spec, enabled=False) for spec in self.specs[first:]]
+        hint = did_you_mean(event, EVENTS) or f" (Claude Code {CLI_VERSION} knows {len(EVENTS)})"
+        message = f'unknown hook event "{event}"{hint}: its hooks never run'
+        self.warn(doc, path, "claude-unknown-event", message, ", ".join(names) or None)
 
     def _group(self, doc: Document, level: str, event: str, path: KeyPath, group: object) -> None:
         entry = want_map(doc, path, group)

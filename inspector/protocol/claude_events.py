@@ -13,53 +13,67 @@ STOP = "Stop"
 SUBAGENT_STOP = "SubagentStop"
 SESSION_START = "SessionStart"
 
-# Every event Claude Code's hook reference lists. Config files may name any of them; the turn
-# runner fires UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure and Stop.
+CLI_VERSION = "2.1.197"  # the Claude Code release these lists were read from
+
+# Every hook event name Claude Code 2.1.197 knows, in its own order. Config files may name any of
+# them (an unknown name loads too, with a finding); the turn runner fires those a `claude -p`
+# session fires.
 EVENTS = (
-    "SessionStart",
-    "Setup",
-    "UserPromptSubmit",
     "PreToolUse",
-    "PermissionRequest",
-    "PermissionDenied",
     "PostToolUse",
     "PostToolUseFailure",
+    "PostToolBatch",
     "Notification",
-    "SubagentStart",
-    "SubagentStop",
-    "TaskCreated",
-    "TaskCompleted",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SessionEnd",
     "Stop",
     "StopFailure",
-    "TeammateIdle",
+    "SubagentStart",
+    "SubagentStop",
     "PreCompact",
     "PostCompact",
-    "SessionEnd",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Setup",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
     "Elicitation",
     "ElicitationResult",
+    "ConfigChange",
     "WorktreeCreate",
     "WorktreeRemove",
-    "ConfigChange",
     "InstructionsLoaded",
     "CwdChanged",
     "FileChanged",
+    "MessageDisplay",
 )
 
 TOOL_EVENTS = frozenset(
     {PRE_TOOL_USE, PERMISSION_REQUEST, "PermissionDenied", POST_TOOL_USE, POST_TOOL_USE_FAILURE}
 )
 
-# The stdin field a matcher is tested against. Tool events match the tool name; the others listed
-# match what the reference names for them. Any other event runs all its hooks whatever the matcher.
+# The stdin field a matcher is tested against (2.1.197). Tool events match the tool name; the
+# others listed match the field named. FileChanged matches the changed file's base name (not
+# emulated). Any other event runs all its hooks whatever the matcher.
 MATCH_FIELDS: dict[str, str] = {
     **dict.fromkeys(TOOL_EVENTS, "tool_name"),
+    "UserPromptExpansion": "command_name",
     SESSION_START: "source",
-    "SessionEnd": "reason",
+    "Setup": "trigger",
     "PreCompact": "trigger",
     "PostCompact": "trigger",
     "Notification": "notification_type",
+    "SessionEnd": "reason",
+    "StopFailure": "error",
     "SubagentStart": "agent_type",
     SUBAGENT_STOP: "agent_type",
+    "Elicitation": "mcp_server_name",
+    "ElicitationResult": "mcp_server_name",
+    "ConfigChange": "source",
+    "InstructionsLoaded": "load_reason",
 }
 
 # Plain (non-JSON) stdout on exit 0 is added to Claude's context only for these.

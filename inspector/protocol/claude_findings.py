@@ -150,8 +150,13 @@ CODES: dict[str, CodeInfo] = {
     "claude-matcher-ignored": CodeInfo(
         "warning",
         "a matcher on an event the inspector does not filter",
-        "Uses no matcher on most of these events (FileChanged and ConfigChange have their own "
-        "kind); the inspector runs the hooks on every occurrence.",
+        "Uses no matcher on these events (FileChanged matches the file's base name); the "
+        "inspector runs the hooks on every occurrence.",
+    ),
+    "claude-unknown-event": CodeInfo(
+        "warning",
+        "a hook event name Claude Code does not know",
+        "Loads the rest of the file and never fires the event: its hooks never run.",
     ),
     "claude-hooks-disabled": CodeInfo(
         "warning", "disableAllHooks is true", "Runs none of the hooks of these settings files."
