@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -84,7 +85,7 @@ async def test_an_edit_at_the_stage_changes_what_every_hook_and_the_agent_get(
         task = through_pipeline(app, "hook.before_tool", call("rm -rf /"))
         held = await held_row(pilot)
         assert commands_received(tmp_path, "first") == []  # held before any hook saw it
-        assert "held@stage" in row_text(app, held) and "every hook" in row_text(app, held)
+        assert re.search(r"⇥ every hook\s+before_tool\s+@stage\s+held", row_text(app, held))
         assert any(
             f.code == "held-at-stage" and "every hook and the agent" in f.message
             for f in held.findings
@@ -131,7 +132,8 @@ async def test_at_hook_holds_one_hooks_request_and_says_the_edit_stops_there(
         assert app.engine.intercept_expression == "@hook hook:first & tool:exec"
         task = through_pipeline(app, "hook.before_tool", call("rm -rf /"))
         held = await held_row(pilot)
-        assert held.hook == "first" and "held@hook" in row_text(app, held)
+        assert held.hook == "first"
+        assert re.search(r"first\s+before_tool\s+@hook\s+held", row_text(app, held))
         screen = await open_composer(pilot, "e")
         title = str(screen.query_one("#dialog").border_title)
         assert "only what first gets" in title

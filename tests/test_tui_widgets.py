@@ -270,7 +270,7 @@ async def test_held_row_shows_its_age_and_the_edit_mark() -> None:
     held = journal.append(exchange(status="held", ts=time.time() - 4.2, edited=True))
     widget = ExchangeList(journal)
     async with harness(widget).run_test(size=(120, 10)):
-        match = re.search(r"held (\d+\.\d)s ✎", line_of(widget, held))
+        match = re.search(r"@hook\s+held (\d+\.\d)s ✎", line_of(widget, held))
         assert match and float(match.group(1)) >= 4.2
 
 
@@ -279,7 +279,7 @@ async def test_a_live_agents_held_row_counts_down_to_its_deadline() -> None:
     held = journal.append(exchange(status="held", deadline=time.time() + 3.0))
     widget = ExchangeList(journal)
     async with harness(widget).run_test(size=(120, 10)):
-        match = re.search(r"held (\d+\.\d)s left", line_of(widget, held))
+        match = re.search(r"@hook\s+held (\d+\.\d)s left", line_of(widget, held))
         assert match and 0 < float(match.group(1)) <= 3.0
 
 
@@ -347,7 +347,7 @@ async def test_event_stream_colours_kinds_by_severity() -> None:
     app = harness(widget)
     async with app.run_test(size=(120, 10)) as pilot:
         assert re.search(
-            r"info\s+agent\.info\.kind\s+scenario\s+logger, audit", screen_text(widget)[1]
+            r"info\s+agent\.info\.kind\s+scenario\s+→ logger, audit", screen_text(widget)[1]
         )
         assert "—" in screen_text(widget)[3]
         assert segment_style(widget, 1, "agent.info.kind").color.name == "cyan"

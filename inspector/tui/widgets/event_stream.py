@@ -24,7 +24,7 @@ class EventStream(RecordList):
         Column("sev", 5),
         Column("kind", 12, 26),
         Column("source", 8, 12, priority=1),
-        Column("delivered to / detail", 8, 24, priority=2, flex=True),
+        Column("detail", 8, 24, priority=2, flex=True),
         Column("!", 3),
     )
     RECORD_TYPES: ClassVar[tuple[type[Record], ...]] = (Event, Decision, Stderr, Lifecycle)
@@ -55,7 +55,7 @@ class EventStream(RecordList):
             return lifecycle_cells(record)
         assert isinstance(record, Event)
         style = severity_style(record.severity)
-        delivered = Cell(", ".join(record.delivered)) if record.delivered else Cell("—", DIM)
+        delivered = Cell("→ " + ", ".join(record.delivered)) if record.delivered else Cell("—", DIM)
         return [
             Cell(clock(record.ts)),
             Cell(record.severity, style),

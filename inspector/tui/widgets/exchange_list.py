@@ -21,8 +21,6 @@ def status_text(exchange: Exchange, now: float) -> str:
     """The status, with its age while the call is in flight or held (or, for a live agent's
     request, the time left before it stops waiting) and a mark when edited."""
     text = exchange.status
-    if exchange.status == STATUS_HELD:
-        text += "@stage" if exchange.stage_entry else "@hook"
     if exchange.status in LIVE_STATUSES and exchange.deadline is not None:
         text += f" {max(0.0, exchange.deadline - now):.1f}s left"
     elif exchange.status in LIVE_STATUSES:
@@ -76,7 +74,7 @@ class ExchangeList(RecordList):
             ]
         assert isinstance(record, Exchange)
         duration = "" if record.duration_ms is None else milliseconds(record.duration_ms)
-        action = record.action or ""
+        action = record.action or held_at(record)
         return [
             Cell(str(record.seq), DIM),
             Cell(clock(record.ts)),
@@ -88,6 +86,14 @@ class ExchangeList(RecordList):
             Cell(duration),
             findings_cell(record.findings),
         ]
+
+
+def held_at(exchange: Exchange) -> str:
+    """Where a held call waits, in the action column until a person decides: `@stage` (before
+    the whole chain) or `@hook` (on its way to this hook alone)."""
+    if exchange.status != STATUS_HELD:
+        return ""
+    return "@stage" if exchange.stage_entry else "@hook"
 
 
 def milliseconds(duration_ms: float) -> str:
