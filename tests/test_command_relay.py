@@ -25,6 +25,7 @@ from inspector.config.model import CommandHookSpec, Config
 from inspector.engine import Engine
 from inspector.hooks.approvals import Verdict
 from inspector.journal.records import Decision, Exchange, Noise
+from inspector.relay.command_wire import INSIDE_INSPECTOR
 
 RELAY_ENV = {
     "CLAUDE_PROJECT_DIR": "/work/project",
@@ -98,12 +99,18 @@ async def run_relay(
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, **RELAY_ENV},
+        env={**host_environ(), **RELAY_ENV},
     )
     stdin = json.dumps(event, separators=(",", ":")).encode() + b"\n"
     stdout, stderr = await process.communicate(stdin)
     assert process.returncode is not None
     return HookRun(stdout.decode(), stderr.decode(), process.returncode)
+
+
+def host_environ() -> dict[str, str]:
+    """The host's environment: the inspector listening in this same test process marks its own,
+    which a host started elsewhere does not have."""
+    return {key: value for key, value in os.environ.items() if key != INSIDE_INSPECTOR}
 
 
 def relayed(engine: Engine) -> list[Exchange]:
@@ -310,3 +317,21 @@ async def test_a_jcli_chain_answers_a_jcli_relay(socket_path: Path, tmp_path: Pa
         r for r in engine.journal.records if isinstance(r, Exchange) and r.hook == "jcli"
     ]
     assert exchange.host == "jcli" and exchange.source == "relay:jcli"
+
+
+async def test_a_relay_among_the_inspectors_own_hooks_answers_at_once_instead_of_looping(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    relay = f"{sys.executable} -m inspector relay --host claude --socket {socket_path}"
+    looping = spec(relay, matcher="Bash")
+    async with inspector(looping, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        run = await run_relay(socket_path, pre_tool_use("ls"))
+    assert (run.stdout, run.exit_code) == ("", 0)
+    assert len(relayed(engine)) == 1  # the inner relay never came back as a second event
+    (inner,) = [
+        record
+        for record in engine.journal.records
+        if isinstance(record, Exchange) and record.hook == looping.name
+    ]
+    assert inner.exit_code == 0 and "loop" in (inner.stderr or "")
+    assert INSIDE_INSPECTOR not in os.environ  # the listener is closed

@@ -26,6 +26,7 @@ from inspector.bridge.session import RelaySession
 from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
 from inspector.relay import wire
+from inspector.relay.command_wire import INSIDE_INSPECTOR
 from inspector.relay.wire import read_token
 
 if TYPE_CHECKING:
@@ -161,6 +162,7 @@ class Listener:
             sockets, self._connected, room=MAX_UNGREETED, on_trouble=self._cannot_accept
         )
         self._doorway.start()
+        os.environ[INSIDE_INSPECTOR] = self.address  # inherited by every hook started from now
 
     def time_left(self, seq: int) -> float | None:
         """Seconds until a held relayed request (by exchange seq) is dropped; None for others."""
@@ -181,6 +183,8 @@ class Listener:
         for writer in self._connections:  # still greeting
             writer.close()
         await asyncio.gather(*self._handlers, return_exceptions=True)
+        if os.environ.get(INSIDE_INSPECTOR) == self.address:
+            del os.environ[INSIDE_INSPECTOR]
         if self.socket_path is not None and self._inode is not None:
             with contextlib.suppress(FileNotFoundError):
                 if os.stat(self.socket_path).st_ino == self._inode:  # not a newer inspector's

@@ -66,6 +66,9 @@ def relay_event(
     """The inspector's answer to one event, or ABSENT (after one line through `say`)."""
     answer_by = time.monotonic() + answer_by_ms(target.timeout_ms) / 1000
     passes = "the event passes as if this hook were absent"
+    if environ.get(command_wire.INSIDE_INSPECTOR):
+        say(f"started by hook-inspector's own hooks, which it would loop back to; {passes}")
+        return ABSENT
     try:
         with _connect(target, answer_by) as sock:
             return _ask(sock, target, stdin, environ, cwd, answer_by)

@@ -32,6 +32,10 @@ ENV_PREFIXES = {CLAUDE: ("CLAUDE",), JCLI: ("JCLI_",)}
 # A handler's timeout when its config names none: Claude Code's 600 s, j-cli's 10 s.
 DEFAULT_TIMEOUT_MS = {CLAUDE: 600_000, JCLI: 10_000}
 ANSWER_LIMIT = 64 * 1024 * 1024
+# Set in the inspector's own environment while it listens, so every hook it starts inherits it:
+# a relay that finds it was started by the inspector's own hooks (the settings.json install
+# changed is also the inspector's config) and must not call the inspector again.
+INSIDE_INSPECTOR = "HOOK_INSPECTOR_LISTENING"
 
 
 def greeting(name: str, pid: int, token: str | None, host: str, timeout_ms: int) -> bytes:
