@@ -257,6 +257,31 @@ def test_a_lone_record_of_unknown_type_is_not_taken_for_a_torn_line(tmp_path: Pa
     assert line.startswith(f'hook-inspector: {journal}:1: type: unknown record type "mystery"')
 
 
+NOT_A_RECORD = ':1: not a journal record: no "type" key (expected one of: decision, event,'
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("", ": empty: a journal holds one JSON record per line"),
+        ("\n  \n", ": empty: a journal holds one JSON record per line"),
+        ("garbage\n", ":1: not JSON (Expecting value): a journal holds one JSON record per line"),
+        ('{"foo": 1}\n', NOT_A_RECORD),
+        ('{"jsonrpc": "2.0", "id": 1}\n', NOT_A_RECORD),
+        ('{"hooks": {}}\n', NOT_A_RECORD),
+        ('{"type": null}\n', ":1: type: unknown record type null (expected one of: decision,"),
+    ],
+    ids=["empty", "blank", "garbage", "foo", "json-rpc", "config", "type-null"],
+)
+@pytest.mark.parametrize("command", [export, replay, open_], ids=["export", "replay", "open"])
+def test_a_file_that_is_not_a_journal_is_refused_saying_what_was_expected(
+    tmp_path: Path, content: str, said: str, command: Callable[[Path], list[str]]
+) -> None:
+    journal = tmp_path / "session.jsonl"
+    journal.write_text(content)
+    assert refused(*command(journal)).startswith(f"hook-inspector: {journal}{said}")
+
+
 def test_a_torn_last_line_is_still_skipped(tmp_path: Path) -> None:
     journal = tmp_path / "session.jsonl"
     journal.write_text(json.dumps(BEFORE) + "\n" + exchange_with()[:40])

@@ -12,6 +12,7 @@ import yaml
 from conftest import SCRIPTED, wait_for
 
 from inspector.demo import DEMO_CONFIG, EXAMPLES
+from inspector.journal.jsonl import ONE_PER_LINE
 from inspector.journal.records import Exchange
 from inspector.tui.app import InspectorApp
 from inspector.tui.launch import read_only_session
@@ -111,7 +112,7 @@ def test_replay_of_a_journal_with_no_requests_is_bad_input(tmp_path: Path) -> No
     empty.write_text("")
     result = hook_inspector("replay", empty)
     assert result.returncode == 2
-    assert "no hook requests to replay" in result.stderr
+    assert result.stderr == f"hook-inspector: {empty}: empty: {ONE_PER_LINE}\n"
 
 
 async def test_open_shows_the_saved_session_without_starting_hooks(

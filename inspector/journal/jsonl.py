@@ -28,6 +28,7 @@ FLUSH_INTERVAL_S = 0.1
 # A line holds at most a request and a response, each with its raw line, each up to KEEP_LIMIT.
 LINE_LIMIT = 4 * KEEP_LIMIT
 UNFINISHED = frozenset({STATUS_PENDING, STATUS_HELD})
+ONE_PER_LINE = 'a journal holds one JSON record per line, each an object with a "type"'
 
 
 def is_final(record: Record) -> bool:
@@ -110,9 +111,9 @@ class JournalLoadError(Exception):
 
 def load_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
     """Read a JSONL journal. A torn last line (the writer was killed mid-write: it is not JSON)
-    is skipped; any other bad line is an error naming its line number, and the key when one
-    field is at fault. A record written again after a later change (same seq) replaces the
-    earlier line."""
+    after at least one record is skipped; any other bad line, or a file with no record, is an
+    error naming its line number, and the key when one field is at fault. A record written again
+    after a later change (same seq) replaces the earlier line."""
     journal = Journal()
     records: dict[int, Record] = {}
     torn: JournalLoadError | None = None  # a line that is not JSON: fine only if it is the last
@@ -129,7 +130,9 @@ def load_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
                 try:
                     record = record_from_json(json.loads(text))
                 except json.JSONDecodeError as exc:
-                    torn = JournalLoadError(f"{path}:{number}: not JSON: {exc.msg}")
+                    torn = JournalLoadError(
+                        f"{path}:{number}: not JSON ({exc.msg}): {ONE_PER_LINE}"
+                    )
                     continue
                 except RecursionError:
                     raise JournalLoadError(f"{path}:{number}: nested too deeply") from None
@@ -140,6 +143,8 @@ def load_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
                 records[record.seq] = record
     except OSError as exc:
         raise JournalLoadError(f"{path}: {exc.strerror or exc}") from None
+    if not records:  # a lone line that is not JSON is no journal, not one torn at its end
+        raise torn or JournalLoadError(f"{path}: empty: {ONE_PER_LINE}")
     for seq in sorted(records):
         journal.adopt(records[seq])
     return journal

@@ -228,6 +228,10 @@ def record_from_json(data: object) -> Record:
     cls = RECORD_TYPES.get(kind) if type(kind) is str else None
     if cls is None:
         known = ", ".join(sorted(RECORD_TYPES))
+        if "type" not in data:
+            raise RecordFieldError(
+                None, f'not a journal record: no "type" key (expected one of: {known})'
+            )
         shown = json.dumps(kind) if type(kind) is str and len(kind) <= 40 else described(kind)
         message = f"unknown record type {shown} (expected one of: {known})"
         raise RecordFieldError("type", message)
