@@ -231,6 +231,10 @@ class Engine:
         result: StageResult = await handler(params, source=source, turn="")
         return result
 
+    async def send_event(self, event: dict[str, Any], *, source: str = "composer") -> None:
+        """A runtime event as the host emits it: to every observer that takes its kind."""
+        await self.pipeline.emit_event(event, source=source)
+
     # ---- intercept -------------------------------------------------------------------------
 
     def set_intercept(self, expression: str | None) -> None:

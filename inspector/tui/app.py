@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Label
+from textual.widgets import Footer, Input, Label, TextArea
 
 from inspector.bridge.listener import Listener, ListenError, ListenOptions, listen_for_relays
 from inspector.demo import DEMO_CONFIG, scenarios_near
@@ -30,10 +30,11 @@ from inspector.journal.private_file import JournalFileError, write_private
 from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
 from inspector.pipeline.command_hosts import context_template, events
 from inspector.pipeline.gate import AT_HOOK, AT_STAGE, InterceptTargetError, edit_effect
-from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
+from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGE_FOR_METHOD
 from inspector.reload.failed_start import failed_start_text
 from inspector.reload.watcher import Reloader
 from inspector.safe_text import one_line, printable
+from inspector.tui.binding_ids import binding_ids
 from inspector.tui.clipboard import copy_text
 from inspector.tui.screens.approval import ApprovalScreen, PromptView
 from inspector.tui.screens.composer import COMPOSE_TITLE, ComposeRequest, ComposerScreen
@@ -68,6 +69,7 @@ NEEDS_HOOKS = frozenset(
     }
 )
 COPIED_TOAST_S = 20  # long enough to read, or select, the one-liner
+FOCUS_FIELD_ACTIONS = frozenset({"focus_filter", "focus_intercept"})
 INTERCEPT_AT = {AT_STAGE: "(at stage entry)", AT_HOOK: "(per hook)"}
 
 
@@ -94,19 +96,22 @@ class InspectorApp(App[int]):
     #filters Label { padding: 0 1; color: $text-muted; }
     #filters Input { border: none; height: 1; padding: 0; width: 1fr; }
     #filters Input.-invalid { background: $error 30%; }
-    #filter-error { color: $error; width: auto; max-width: 50%; }
+    #filter-error { color: $error; height: auto; padding: 0 1; display: none; }
+    #filter-error.-shown { display: block; }
     """
     BINDINGS = [
         Binding("c", "compose_request", "Compose", id="app.compose"),
         Binding("e", "edit_selected", "Edit/resend", id="app.resend"),
-        Binding("slash", "focus_filter", "Filter", id="app.filter"),
-        Binding("i", "focus_intercept", "Intercept", id="app.intercept"),
+        # Priority: the app takes these keys before it hands the next ones on, so the focus has
+        # moved when they are read, however many wait in the queue.
+        Binding("slash", "focus_filter", "Filter", priority=True, id="app.filter"),
+        Binding("i", "focus_intercept", "Intercept", priority=True, id="app.intercept"),
         Binding("a", "forward", "Forward", id="app.forward"),
         Binding("A", "forward_all", "Forward all", id="app.forward_all"),
         Binding("x", "drop", "Drop", id="app.drop"),
         Binding("X", "clear_intercept", "Clear intercept", show=False, id="app.clear_intercept"),
         Binding("s", "pick_scenario", "Scenario", id="app.scenario"),
-        Binding("p", "next_approval", "Approvals", show=False, id="app.approvals"),
+        Binding("p", "answer_approval", "Approvals", show=False, id="app.approvals"),
         Binding("R", "rules", "Rules", show=False, id="app.rules"),
         Binding("y", "copy_shell", "Copy as shell", show=False, id="app.copy"),
         Binding(
@@ -148,7 +153,7 @@ class InspectorApp(App[int]):
     # ---- set-up ----------------------------------------------------------------------------
 
     def _load_settings(self) -> Settings:
-        settings, problems = load_settings(self._settings_dir)
+        settings, problems = load_settings(self._settings_dir, binding_ids(type(self)))
         self._settings_problems = problems
         return settings
 
@@ -168,7 +173,7 @@ class InspectorApp(App[int]):
             yield Input(placeholder="hook:redactor & !status:ok", id="filter")
             yield Label("intercept")
             yield Input(placeholder="off · type a filter to hold requests", id="intercept")
-            yield Label("", id="filter-error")
+        yield Label("", id="filter-error")  # its own row: a long message wraps, never cut
         yield Footer()
 
     def notify(
@@ -364,11 +369,13 @@ class InspectorApp(App[int]):
 
     # ---- filters ---------------------------------------------------------------------------
 
+    # Focus moves now, not after the keys already queued (Widget.focus waits its turn): what is
+    # typed right after `/` on a loaded machine lands in the field instead of running commands.
     def action_focus_filter(self) -> None:
-        self.query_one("#filter", Input).focus()
+        self.screen.set_focus(self.query_one("#filter", Input))
 
     def action_focus_intercept(self) -> None:
-        self.query_one("#intercept", Input).focus()
+        self.screen.set_focus(self.query_one("#intercept", Input))
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -406,7 +413,9 @@ class InspectorApp(App[int]):
 
     def _filter_problem(self, field: Input, problem: str) -> None:
         field.set_class(bool(problem), "-invalid")
-        self.query_one("#filter-error", Label).update(problem)
+        error = self.query_one("#filter-error", Label)
+        error.update(problem)
+        error.set_class(bool(problem), "-shown")
 
     # ---- compose, resend, held requests ----------------------------------------------------
 
@@ -420,7 +429,15 @@ class InspectorApp(App[int]):
         self.query_one(ExchangeList).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A saved session offers nothing that needs hooks: such keys leave the footer."""
+        """A saved session offers nothing that needs hooks: such keys leave the footer. In a
+        text field, or over the main screen, `/` and `i` are keys, not the commands."""
+        if action in FOCUS_FIELD_ACTIONS:
+            typing = isinstance(self.focused, (Input, TextArea))
+            on_main = self.screen is self.screen_stack[0]
+            return self._offered(action) and on_main and not typing
+        return self._offered(action)
+
+    def _offered(self, action: str) -> bool:
         return not (self.session.read_only and action in NEEDS_HOOKS)
 
     def action_compose_request(self) -> None:
@@ -467,7 +484,9 @@ class InspectorApp(App[int]):
 
     @work(group="send", exit_on_error=False)
     async def _send(self, request: ComposeRequest) -> None:
-        if request.target is None:
+        if request.method == RUNTIME_EVENT:
+            await self.engine.send_event(request.params)
+        elif request.target is None:
             await self.engine.send_through_pipeline(request.method, request.params)
         else:
             await self.engine.send_to_hook(request.target, request.method, request.params)
@@ -534,6 +553,12 @@ class InspectorApp(App[int]):
         self._refresh_status()
         if not self._approval_open and self.engine.approvals.pending:
             self.call_later(self.action_next_approval)
+
+    def action_answer_approval(self) -> None:
+        if not self.engine.approvals.pending:
+            self.notify("No approval is waiting for an answer.")
+            return
+        self.action_next_approval()
 
     def action_next_approval(self) -> None:
         pending = list(self.engine.approvals.pending)
@@ -702,7 +727,7 @@ class InspectorApp(App[int]):
             if binding.action == "quit":  # Textual's own Quit command is already there
                 continue
             action = binding.action
-            if not self.check_action(action, ()):
+            if not self._offered(action):
                 continue
             key = keys.get(binding.id or "", binding.key)
             yield SystemCommand(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -50,10 +50,13 @@ def default_settings(directory: Path) -> Settings:
     return Settings(theme=None, keymap={}, user_theme_dir=directory / "themes")
 
 
-def load_settings(directory: Path) -> tuple[Settings, list[str]]:
+def load_settings(
+    directory: Path, binding_ids: Collection[str] | None = None
+) -> tuple[Settings, list[str]]:
     """The settings in `directory`, and one message per problem; never raises.
 
-    A file that cannot be read or parsed gives the defaults; a bad key keeps its default.
+    A file that cannot be read or parsed gives the defaults; a bad key keeps its default. A
+    keymap entry whose id is not in `binding_ids` (when given) is reported and left out.
     """
     path = directory / SETTINGS_FILE
     defaults = default_settings(directory)
@@ -73,7 +76,8 @@ def load_settings(directory: Path) -> tuple[Settings, list[str]]:
         if key not in _KEYS:
             errors.append(doc.error((key,), f'unknown setting "{key}"{did_you_mean(key, _KEYS)}'))
     theme = _read(doc, data, "theme", _want_theme, None, errors)
-    keymap = _keymap(doc, _read(doc, data, "keymap", want_map, {}, errors), errors)
+    entries = _read(doc, data, "keymap", want_map, {}, errors)
+    keymap = _keymap(doc, entries, binding_ids, errors)
     theme_dir = _read(doc, data, "theme_dir", want_str, "", errors)
     user_theme_dir = defaults.user_theme_dir
     if theme_dir:  # relative to the settings folder; `/` keeps an absolute path as it is
@@ -130,12 +134,20 @@ def _want_theme(doc: Document, path: KeyPath, value: object) -> str | None:
     return None if value is None else want_str(doc, path, value).strip() or None
 
 
-def _keymap(doc: Document, entries: dict[str, object], errors: list[ConfigError]) -> dict[str, str]:
-    """The entries that name keys; each bad one is reported and left out."""
+def _keymap(
+    doc: Document,
+    entries: dict[str, object],
+    binding_ids: Collection[str] | None,
+    errors: list[ConfigError],
+) -> dict[str, str]:
+    """The entries that name keys of known bindings; each bad one is reported and left out."""
     keymap: dict[str, str] = {}
     for binding_id, keys in entries.items():
         path = ("keymap", binding_id)
         try:
+            if binding_ids is not None and binding_id not in binding_ids:
+                close = did_you_mean(binding_id, sorted(binding_ids))
+                raise doc.error(path, f'unknown binding id "{binding_id}"{close}')
             text = want_str(doc, path, keys).strip()
             if not text:
                 raise doc.error(path, "no keys given")

@@ -23,6 +23,8 @@ from inspector.protocol.catalogue import METHODS
 from inspector.safe_text import json_dumps, one_line, shown
 
 REQUEST_METHODS = [name for name, spec in METHODS.items() if spec.kind == "request"]
+# A runtime event goes to every observer that takes its kind, as the host sends it.
+OFFERED_METHODS = [*REQUEST_METHODS, stages.RUNTIME_EVENT]
 COMPOSE_TITLE = "Compose request"
 
 # Below this size every keystroke is validated at once; above it, after a short pause in typing.
@@ -112,14 +114,14 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
         methods: list[str] | None = None,
         initial: ComposeRequest | None = None,
         template: Callable[[str], dict[str, Any]] = templates.template,
-        pipeline_methods: Collection[str] = tuple(stages.STAGE_FOR_METHOD),
+        pipeline_methods: Collection[str] = (*stages.STAGE_FOR_METHOD, stages.RUNTIME_EVENT),
         title: str = COMPOSE_TITLE,
     ) -> None:
         super().__init__()
         self._title = title
         self._hooks = hooks
         self._pipeline_methods = frozenset(pipeline_methods)
-        self._methods = list(methods or REQUEST_METHODS)
+        self._methods = list(methods or OFFERED_METHODS)
         if initial is not None and initial.method not in self._methods:
             self._methods.insert(0, initial.method)
         self._initial = initial
@@ -191,6 +193,8 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
             and method not in self._pipeline_methods
         ):
             return f"the whole pipeline does not take {one_line(method)}"
+        if isinstance(parsed, dict) and method == stages.RUNTIME_EVENT and self._target():
+            return "a runtime event goes to every observer of its kind: choose whole pipeline"
         stage = stages.STAGE_FOR_METHOD.get(method)
         if isinstance(parsed, dict) and stage is not None:
             try:
