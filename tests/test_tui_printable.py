@@ -97,7 +97,8 @@ async def test_every_record_field_in_every_view_is_shown_never_obeyed(tmp_path: 
     app = live_app(config_of(), tmp_path / "settings")
     async with running(app) as pilot:
         journal = app.engine.journal
-        records = [journal.append(record) for record in hostile_records()]
+        for record in hostile_records():
+            journal.append(record)
         journal.append(Lifecycle(hook=HOSTILE, state="connected"))  # a relay: the hooks panel
         listed = exchange_list(app)
         await until(pilot, lambda: len(listed.rows) == 8, what="the hostile rows")
@@ -108,13 +109,21 @@ async def test_every_record_field_in_every_view_is_shown_never_obeyed(tmp_path: 
             for _ in range(row):
                 listed.action_cursor_down()
             await every_tab(pilot, app, listed.rows[row])
-        # The pane follows the event list once its cursor moves: onto the hostile event.
+        # The pane follows the event stream once its cursor moves: onto each of its rows (the
+        # hostile event, stderr line, lifecycle change and decision).
         journal.append(Event(kind="agent.turn.end"))
         events = app.query_one(EventStream)
-        await until(pilot, lambda: len(events.rows) == 2, what="both events")
-        events.focus()
-        events.action_first()
-        await every_tab(pilot, app, next(r for r in records if isinstance(r, Event)))
+        await until(pilot, lambda: agent_events(events) == 2, what="both events")
+        for row in range(len(events.rows)):
+            events.focus()
+            events.action_first()
+            for _ in range(row):
+                events.action_cursor_down()
+            await every_tab(pilot, app, events.rows[row])
+
+
+def agent_events(events: EventStream) -> int:
+    return sum(isinstance(row, Event) for row in events.rows)
 
 
 async def test_a_hostile_approval_its_rule_and_the_composer_show_every_field_escaped(
