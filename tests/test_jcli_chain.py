@@ -389,6 +389,46 @@ async def test_login_shell_drops_the_hook_folder_from_path(tmp_path: Path) -> No
     assert failed.exit_code == 127 and "jcli-path-reset" in codes(failed)
 
 
+async def test_a_path_from_the_hook_folder_is_not_found_from_the_users_folder(
+    tmp_path: Path,
+) -> None:
+    """j-cli runs `./check.sh` in the user's current directory, not the hook folder: exit 127."""
+    hook_dir, cwd = tmp_path / "hookdir", tmp_path / "project"
+    hook_dir.mkdir()
+    cwd.mkdir()
+    script = hook_dir / "check.sh"
+    script.write_text("#!/bin/sh\ncat > /dev/null\necho '{}'\n")
+    script.chmod(0o755)
+    _, journal, _ = await fire(spec("a", "./check.sh", dir=str(hook_dir)), cwd=str(cwd))
+    (failed,) = exchanges(journal)
+    assert failed.exit_code == 127
+    assert codes(failed) == ["jcli-command-not-found"]  # nothing ran, so no stdin-unread
+    (why,) = failed.findings
+    assert str(cwd) in why.message and str(hook_dir) in why.message
+    assert '"$JCLI_HOOK_DIR/check.sh"' in why.message
+
+
+async def test_a_program_on_no_path_is_not_found(tmp_path: Path) -> None:
+    _, journal, _ = await fire(
+        spec("a", "no-such-checker --strict", dir=str(tmp_path)), shell=("sh", "-c")
+    )
+    (failed,) = exchanges(journal)
+    assert failed.exit_code == 127 and codes(failed) == ["jcli-command-not-found"]
+    assert "'no-such-checker'" in failed.findings[0].message
+
+
+async def test_a_command_missing_inside_a_script_is_the_scripts_own_failure(
+    tmp_path: Path,
+) -> None:
+    """The script was found and ran; its own exit 127 is not a wrong hook command."""
+    script = tmp_path / "check.sh"
+    script.write_text("#!/bin/sh\ncat > /dev/null\nno-such-tool-inside\n")
+    script.chmod(0o755)
+    _, journal, _ = await fire(spec("a", f"{script}", dir=str(tmp_path)), cwd=str(tmp_path))
+    (failed,) = exchanges(journal)
+    assert failed.exit_code == 127 and "jcli-command-not-found" not in codes(failed)
+
+
 async def test_login_profile_noise_is_flagged() -> None:
     (Path.home() / ".profile").write_text("echo 'Welcome back!'\n")
     _, journal, _ = await fire(spec("a", reply({"action": "skip"})))

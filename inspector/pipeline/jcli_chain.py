@@ -242,7 +242,9 @@ class _Firing:
     def read(self, spec: CommandHookSpec, exchange: Exchange, run: CommandRun) -> ResultRead:
         """The attempt as j-cli judges it, with its findings on the exchange."""
         exchange.findings += self.chain.take_warnings(spec.name)
-        if run.exit_code is not None and run.ignored_stdin:
+        program = (spec.command.split() or [""])[0]
+        missing = run.exit_code == NOT_FOUND_EXIT and self.program_missing(spec, program)
+        if run.exit_code is not None and run.ignored_stdin and not missing:
             exchange.findings += cf.stdin_unread(run.unread_stdin)
         if run.exit_code == 0:
             read = read_result(run.stdout, login_shell=self.chain.login_shell)
@@ -252,11 +254,23 @@ class _Firing:
             read = ResultRead(None, exchange.error or "failed")
             if run.exit_code == 2:
                 read.findings += cf.exit_2()
-            program = (spec.command.split() or [""])[0]
             if self.path_was_reset(spec, program, run):
                 read.findings += cf.path_reset(program, spec.dir or "")
+            elif missing:
+                read.findings += cf.command_not_found(program, self.chain.cwd, spec.dir or "")
         exchange.findings += read.findings
         return read
+
+    def program_missing(self, spec: CommandHookSpec, program: str) -> bool:
+        """The shell found no hook program to run: a path missing from the user's current
+        directory, or a name on no folder of PATH and not in the hook folder. A word the shell
+        would expand first ($VAR, quotes) is not judged."""
+        if not program or any(char in program for char in "$'\"`~"):
+            return False
+        if "/" in program:
+            return not (Path(self.chain.cwd) / program).exists()
+        in_hook_dir = bool(spec.dir) and (Path(spec.dir or "") / program).is_file()
+        return shutil.which(program) is None and not in_hook_dir
 
     def path_was_reset(self, spec: CommandHookSpec, program: str, run: CommandRun) -> bool:
         """A bare program name from the hook folder that the shell could not find."""

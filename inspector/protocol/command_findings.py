@@ -66,6 +66,13 @@ CODES: dict[str, CodeInfo] = {
         "j-cli puts the hook folder first on PATH, then runs `bash -lc`; a login shell sources "
         "/etc/profile, which on Debian and Ubuntu sets PATH afresh and drops the hook folder.",
     ),
+    "jcli-command-not-found": CodeInfo(
+        "error",
+        "the hook's command was not found (exit 127)",
+        "Runs the command with `bash -lc` in the user's current directory, not the hook folder, "
+        "so a path like ./check.sh is looked up there. The shell's exit 127 is a failure like "
+        "any other (retry, then on_error) and its reason only reaches j's log.",
+    ),
     # j-cli: the chain and the call sites
     "jcli-filter-never-matches": CodeInfo(
         "warning",
@@ -264,3 +271,21 @@ def path_reset(program: str, hook_dir: str) -> list[Finding]:
         f'call it by its path: "$JCLI_HOOK_DIR/{program}"'
     )
     return [finding("jcli-path-reset", message)]
+
+
+def command_not_found(program: str, cwd: str, hook_dir: str) -> list[Finding]:
+    """The hook's own program is missing where the shell looked, and how to name it instead."""
+    if program.startswith("/"):
+        looked, script = "does not exist", program.rsplit("/", 1)[1]
+    elif "/" in program:
+        looked = (
+            f"is not in {cwd}: j-cli runs the command in the user's current directory, "
+            f"not in the hook folder {hook_dir or ''}".rstrip()
+        )
+        script = program.removeprefix("./")
+    else:
+        looked, script = "is on no folder of PATH", program
+    if not hook_dir:  # the single-file layout: JCLI_HOOK_DIR is empty
+        return [finding("jcli-command-not-found", f"{program!r} {looked}; write its full path")]
+    message = f'{program!r} {looked}; for a script beside HOOK.yaml write "$JCLI_HOOK_DIR/{script}"'
+    return [finding("jcli-command-not-found", message)]
