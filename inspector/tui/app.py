@@ -98,7 +98,19 @@ class InspectorApp(App[int]):
     #filters Input.-invalid { background: $error 30%; }
     #filter-error { color: $error; height: auto; padding: 0 1; display: none; }
     #filter-error.-shown { display: block; }
+    /* Narrow: the detail pane goes under the list, so the list keeps its columns. */
+    Screen.-narrow #main { layout: vertical; }
+    Screen.-narrow #left { width: 1fr; height: 1fr; }
+    Screen.-narrow DetailPane { width: 1fr; height: 1fr; border-left: none;
+                                border-top: solid $panel; }
+    /* Short: the hooks panel and the event stream give rows to the list. */
+    Screen.-short HooksPanel { max-height: 4; }
+    Screen.-short EventStream { height: 5; }
+    Screen.-tiny HooksPanel { display: none; }
+    Screen.-tiny EventStream { height: 4; }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-tiny"), (24, "-short"), (36, "-tall")]
     BINDINGS = [
         Binding("c", "compose_request", "Compose", id="app.compose"),
         Binding("e", "edit_selected", "Edit/resend", id="app.resend"),
