@@ -331,6 +331,12 @@ def test_main_screen(snap_compare: Snap, tmp_path: Path) -> None:
     assert snap_compare(still_app(tmp_path), terminal_size=SIZE, run_before=settle)
 
 
+@pytest.mark.parametrize("size", [(100, 30), (60, 20)], ids=["100x30", "60x20"])
+def test_main_screen_small(snap_compare: Snap, tmp_path: Path, size: tuple[int, int]) -> None:
+    """The panes stack, the hooks panel and event stream shrink, the hook column stays."""
+    assert snap_compare(still_app(tmp_path), terminal_size=size, run_before=settle)
+
+
 def test_main_screen_light_theme(snap_compare: Snap, tmp_path: Path) -> None:
     (tmp_path / SETTINGS_FILE).write_text("theme: inspector-light\n")
     assert snap_compare(still_app(tmp_path), terminal_size=SIZE, run_before=settle)

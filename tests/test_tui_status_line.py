@@ -70,6 +70,7 @@ async def test_a_saved_session_is_marked_read_only_and_offers_no_sending(tmp_pat
         await until(pilot, lambda: "Filter" in footer_keys(app), what="the footer's keys")
         offered = footer_keys(app)
         assert not {"Compose", "Edit/resend", "Forward", "Drop", "Scenario"} & offered
+        assert not app.query("#intercept")  # nothing to hold
         await pilot.press("ctrl+p")
         palette = await opened(pilot, CommandPalette, "the command palette")
         hits = palette.query_one(CommandList)

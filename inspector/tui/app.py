@@ -183,8 +183,9 @@ class InspectorApp(App[int]):
         with Horizontal(id="filters"):
             yield Label("filter")
             yield Input(placeholder="hook:redactor & !status:ok", id="filter")
-            yield Label("intercept")
-            yield Input(placeholder="off · type a filter to hold requests", id="intercept")
+            if not self.session.read_only:  # a saved session has nothing to hold
+                yield Label("intercept")
+                yield Input(placeholder="off · type a filter to hold requests", id="intercept")
         yield Label("", id="filter-error")  # its own row: a long message wraps, never cut
         yield Footer()
 
