@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from conftest import config_of
@@ -13,15 +14,20 @@ from tui_support import live_app, opened, running, until
 from inspector.tui.screens.approval import ApprovalScreen
 
 
-async def test_a_timed_out_approval_says_so_and_what_was_decided(tmp_path: Path) -> None:
-    notes: list[str] = []
+def collector(notes: list[str]) -> Callable[[Message], None]:
+    """A message hook that keeps every toast's text in `notes`."""
 
     def collect(message: Message) -> None:
         if isinstance(message, Notify):
             notes.append(message.notification.message)
 
+    return collect
+
+
+async def test_a_timed_out_approval_says_so_and_what_was_decided(tmp_path: Path) -> None:
+    notes: list[str] = []
     app = live_app(config_of(GATE, MANUAL, approval_timeout_ms=1500), tmp_path)
-    async with running(app, message_hook=collect) as pilot:
+    async with running(app, message_hook=collector(notes)) as pilot:
         await started(pilot)
         outcome = await approve(app, "ls")
         await until(pilot, lambda: any("timed out" in note for note in notes), what="a toast")
@@ -38,13 +44,8 @@ async def test_the_modal_closing_at_its_deadline_does_not_say_still_pending(
     tmp_path: Path,
 ) -> None:
     notes: list[str] = []
-
-    def collect(message: Message) -> None:
-        if isinstance(message, Notify):
-            notes.append(message.notification.message)
-
     app = live_app(config_of(GATE, MANUAL, approval_timeout_ms=3000), tmp_path)
-    async with running(app, message_hook=collect) as pilot:
+    async with running(app, message_hook=collector(notes)) as pilot:
         await started(pilot)
         task = approve(app, "ls")
         await opened(pilot, ApprovalScreen, "the approval modal")

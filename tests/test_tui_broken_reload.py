@@ -3,6 +3,7 @@ with the first lines it wrote to stderr and where to find the rest."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from conftest import wait_for
@@ -17,7 +18,9 @@ from inspector.journal.records import Reload
 from inspector.tui.widgets.exchange_list import reload_cells
 
 
-def collector(notes: list[tuple[str, str, str]]) -> object:
+def collector(notes: list[tuple[str, str, str]]) -> Callable[[Message], None]:
+    """A message hook that keeps every toast's (title, text, severity) in `notes`."""
+
     def collect(message: Message) -> None:
         if isinstance(message, Notify):
             note = message.notification
