@@ -23,7 +23,7 @@ from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
 from inspector.protocol.stages import RESULT_KEY, STAGE_FOR_METHOD
 from inspector.safe_text import one_line, printable, shown
 from inspector.tui.widgets.exchange_list import LIVE_STATUSES
-from inspector.tui.widgets.json_view import MAX_LINES, capped, json_text, pretty_lines
+from inspector.tui.widgets.json_view import MAX_LINES, capped, json_text, leading, pretty_lines
 from inspector.tui.widgets.record_list import REFRESH_S, clock
 from inspector.tui.widgets.styles import BOLD, DIM, VERDICT_STYLE, severity_style
 
@@ -60,7 +60,9 @@ def request_view(record: Record | None) -> tuple[str, str | None]:
     if record is None:
         return NOTHING, None
     if isinstance(record, Exchange):
-        return (json_text(record.request), "json") if record.request else ("no request", None)
+        return (
+            (json_text(leading(record.request)), "json") if record.request else ("no request", None)
+        )
     if isinstance(record, Event):
         return json_text(record.payload), "json"
     if isinstance(record, Noise):
@@ -73,7 +75,7 @@ def response_view(record: Record | None) -> tuple[str, str | None]:
         return NOTHING, None
     if isinstance(record, Exchange):
         if record.response is not None:
-            return json_text(record.response), "json"
+            return json_text(leading(record.response)), "json"
         if record.status in LIVE_STATUSES:
             return f"no answer yet ({one_line(record.status)})", None
         return (
@@ -294,7 +296,12 @@ class DetailPane(Widget):
                 with TabPane(title, id=tab_id(tab)):
                     if tab in JSON_TABS:
                         yield TextArea.code_editor(  # theme "css" follows the app's theme
-                            "", language="json", read_only=True, tab_behavior="focus", theme="css"
+                            "",
+                            language="json",
+                            read_only=True,
+                            tab_behavior="focus",
+                            theme="css",
+                            soft_wrap=True,  # a long string is read whole, not scrolled to
                         )
                     else:
                         with VerticalScroll():

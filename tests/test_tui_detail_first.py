@@ -1,0 +1,53 @@
+"""The detail pane puts what matters first: the tool and arguments of a call, the action and
+reason of an answer, above meta and context; long strings wrap instead of running off."""
+
+from __future__ import annotations
+
+from test_tui_widgets import harness, until
+from textual.widgets import TextArea
+
+from inspector.journal.journal import Journal
+from inspector.journal.records import Exchange
+from inspector.tui.widgets.detail_pane import DetailPane, tab_id
+
+META = {"AgentID": "main", "TurnID": "turn-1", "SessionKey": "agent:main:main"}
+LONG = "echo " + "x" * 400
+
+
+def tool_call() -> Exchange:
+    params = {"meta": META, "context": {"cwd": "/srv"}, "tool": "exec", "arguments": {"c": LONG}}
+    answer = {"reason": "looks fine", "action": "continue"}
+    return Exchange(
+        hook="guard",
+        method="hook.before_tool",
+        status="ok",
+        request={"jsonrpc": "2.0", "id": 4, "method": "hook.before_tool", "params": params},
+        response={"jsonrpc": "2.0", "id": 4, "result": answer},
+    )
+
+
+def lines_with(text: str, *words: str) -> list[int]:
+    lines = text.splitlines()
+    return [next(i for i, line in enumerate(lines) if f'"{word}"' in line) for word in words]
+
+
+async def test_the_call_and_the_verdict_come_before_meta_and_long_strings_wrap() -> None:
+    journal = Journal()
+    record = journal.append(tool_call())
+    pane = DetailPane(journal)
+    async with harness(pane).run_test(size=(100, 40)) as pilot:
+        pane.show(record)
+        area = pane.query_one(f"#{tab_id('request')}").query_one(TextArea)
+        await until(pilot, lambda: '"tool"' in area.text)
+        tool, arguments, meta, context = lines_with(
+            area.text, "tool", "arguments", "meta", "context"
+        )
+        assert tool < arguments < meta and arguments < context
+        assert area.soft_wrap
+        assert area.wrapped_document.height > area.document.line_count  # the long line wraps
+
+        pane.open_tab("response")
+        answer = pane.query_one(f"#{tab_id('response')}").query_one(TextArea)
+        await until(pilot, lambda: '"action"' in answer.text)
+        action, reason = lines_with(answer.text, "action", "reason")
+        assert action < reason
