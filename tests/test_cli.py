@@ -45,12 +45,22 @@ def test_run_with_no_arguments_plays_the_demo_and_exits_0(tmp_path: Path) -> Non
     assert "review_gate" in result.stdout and "denied" in result.stdout
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     exchanges = [r for r in records if r["type"] == "exchange"]
-    assert {e["method"] for e in exchanges} >= {
+    assert {e["method"] for e in exchanges} == {
         "hook.hello",
+        "hook.before_llm",
+        "hook.after_llm",
         "hook.before_tool",
         "hook.approve_tool",
         "hook.after_tool",
-    }
+    }  # every method, in the first run; hook.runtime_event notifications are the events
+    assert any("event_logger" in r["delivered"] for r in records if r["type"] == "event")
+    injected = [
+        e
+        for e in exchanges
+        if e["hook"] == "weather" and e["method"] == "hook.before_llm" and e["action"] == "modify"
+    ]
+    assert injected, "the weather plugin injects get_weather's definition in before_llm"
+    assert all("tools-changed" in {f["code"] for f in e["findings"]} for e in injected)
     for exchange in exchanges:
         for key in ("ts", "hook", "method", "request", "response", "error", "status"):
             assert key in exchange

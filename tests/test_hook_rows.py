@@ -220,7 +220,7 @@ def test_a_journal_written_by_hook_inspector_run_folds_into_the_demo_hooks(tmp_p
         assert row.median_ms is not None and row.median_ms > 0
     assert {name: row.modes for name, row in rows.items()} == {
         "redactor": ("tool",),
-        "weather": ("tool",),
+        "weather": ("llm", "tool"),
         "review_gate": ("approve",),
         "event_logger": ("observe",),
     }

@@ -52,7 +52,7 @@ def demo_with_approver(tmp_path: Path, script: dict[str, object]) -> Path:
 def test_replay_against_the_same_hooks_finds_no_difference(session: Path) -> None:
     result = hook_inspector("replay", session)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "10 requests, 10 same, 0 different, 0 missing hook" in result.stdout
+    assert "16 requests, 16 same, 0 different, 0 missing hook" in result.stdout
 
 
 def test_replay_against_a_changed_hook_shows_the_approval_that_differs(
@@ -61,7 +61,7 @@ def test_replay_against_a_changed_hook_shows_the_approval_that_differs(
     config = demo_with_approver(tmp_path, {})  # scripted's default: approve everything
     result = hook_inspector("replay", session, config)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "10 requests, 9 same, 1 different, 0 missing hook" in result.stdout
+    assert "16 requests, 15 same, 1 different, 0 missing hook" in result.stdout
     denied = next(
         line for line in session.read_text().splitlines() if "review_gate blocked" in line
     )
@@ -76,7 +76,7 @@ def test_replay_json_reports_every_request(session: Path, tmp_path: Path) -> Non
     result = hook_inspector("replay", session, config, "--json")
     assert result.returncode == 1
     report = json.loads(result.stdout)
-    assert (report["requests"], report["same"], report["different"]) == (10, 8, 2)
+    assert (report["requests"], report["same"], report["different"]) == (16, 14, 2)
     different = [item for item in report["items"] if item["outcome"] == "different"]
     assert {item["method"] for item in different} == {"hook.approve_tool"}
     assert all(item["replayed"] == {"error": "no"} for item in different)
@@ -92,7 +92,7 @@ def test_replay_reports_a_hook_missing_from_the_config(session: Path, tmp_path: 
     result = hook_inspector("replay", session, config)
     assert result.returncode == 1
     assert "weather hook.before_tool: missing hook" in result.stdout
-    assert "10 requests, 6 same, 0 different, 4 missing hook" in result.stdout
+    assert "16 requests, 6 same, 0 different, 10 missing hook" in result.stdout
 
 
 def test_a_corrupt_journal_is_one_line_and_exit_2(session: Path, tmp_path: Path) -> None:

@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""A before_tool hook that implements the `get_weather` tool itself, with made-up forecasts.
+"""A plugin that brings its own tool, `get_weather`, and implements it with made-up forecasts.
 
-Config: intercept ["before_tool"] (PicoClaw then sends after_tool too; this hook lets it pass).
+Config: intercept ["before_llm", "before_tool"] (PicoClaw then sends after_llm and after_tool
+too; this hook lets them pass).
 
-`respond` hands PicoClaw the tool's result, so the tool never runs. It also skips approve_tool
-and after_tool, so a hook that responds is trusted as much as the tool it replaces.
+before_llm puts get_weather's definition in the tools the model is offered (the plugin-tool-
+injection pattern of PicoClaw's docs). PicoClaw at HEAD reverts any change to the tool
+definitions, so the inspector flags it (`tools-changed`) and the model keeps the agent's own list.
+
+before_tool answers get_weather with `respond`: PicoClaw hands that result to the model, so the
+tool never runs. It also skips approve_tool and after_tool, so a hook that responds is trusted
+as much as the tool it replaces.
 """
 
 from __future__ import annotations
@@ -33,6 +39,36 @@ def tool_result(for_llm: str, for_user: str, *, is_error: bool = False) -> dict[
     }
 
 
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "The weather in a city today (demo data)",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "the city's name"}},
+            "required": ["city"],
+        },
+    },
+}
+
+
+def tool_name(definition: Any) -> Any:
+    function = definition.get("function") if isinstance(definition, dict) else None
+    return function.get("name") if isinstance(function, dict) else None
+
+
+def before_llm(params: dict[str, Any]) -> dict[str, Any]:
+    """Offer the model get_weather as this plugin defines it (added, or put in place of another
+    definition of that name); the whole request goes back, as PicoClaw replaces it whole."""
+    tools = params.get("tools")
+    tools = tools if isinstance(tools, list) else []
+    mine = [tool for tool in tools if tool_name(tool) != "get_weather"] + [WEATHER_TOOL]
+    if mine == tools:
+        return {"action": "continue"}
+    return {"action": "modify", "request": {**params, "tools": mine}}
+
+
 def before_tool(params: dict[str, Any]) -> dict[str, Any]:
     if params.get("tool") != "get_weather":
         return {"action": "continue"}
@@ -52,6 +88,8 @@ def before_tool(params: dict[str, Any]) -> dict[str, Any]:
 
 HANDLERS = {
     "hook.hello": lambda params: {},
+    "hook.before_llm": before_llm,
+    "hook.after_llm": lambda params: {"action": "continue"},
     "hook.before_tool": before_tool,
     "hook.after_tool": lambda params: {"action": "continue"},
 }
