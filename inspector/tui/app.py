@@ -127,6 +127,12 @@ class InspectorApp(App[int]):
         Binding("R", "rules", "Rules", show=False, id="app.rules"),
         Binding("y", "copy_shell", "Copy as shell", show=False, id="app.copy"),
         Binding(
+            "u", "copy_raw('request')", "Copy the raw request", show=False, id="app.copy_request"
+        ),
+        Binding(
+            "U", "copy_raw('response')", "Copy the raw response", show=False, id="app.copy_response"
+        ),
+        Binding(
             "Y", "save_one_liner", "Write shell one-liner to a file", show=False, id="app.copy_file"
         ),
         Binding("w", "save_journal", "Save as", show=False, id="app.save"),
@@ -697,6 +703,18 @@ class InspectorApp(App[int]):
             title=f"Copied to {where}; Y writes it to a file",
             timeout=COPIED_TOAST_S,
         )
+
+    def action_copy_raw(self, side: str) -> None:
+        """The exact line on the wire, as sent or as answered."""
+        exchange = self._selected_exchange()
+        if exchange is None:
+            return
+        line = exchange.raw_request if side == "request" else exchange.raw_response
+        if line is None:
+            self.notify(f"No {side} line went over the wire.", severity="warning")
+            return
+        where = copy_text(self, line)
+        self.notify(f"Copied the raw {side} ({len(line):,} characters) to {where}.")
 
     def action_save_one_liner(self) -> None:
         found = self._one_liner()

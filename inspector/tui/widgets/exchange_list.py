@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import time
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from textual.binding import Binding, BindingType
 
+from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_HELD, STATUS_PENDING, Exchange, Noise, Record, Reload
 from inspector.tui.widgets.record_list import Cell, Column, RecordList, clock, findings_cell
 from inspector.tui.widgets.styles import DIM, RELOAD_STYLE, STATUS_STYLE, VERDICT_STYLE
 
 LIVE_STATUSES = frozenset({STATUS_PENDING, STATUS_HELD})
+MARK = "●"
+MARK_STYLE = Style(color="yellow", bold=True)
 EVERY_HOOK = "⇥ every hook"  # the hook cell of a call held at a stage's entry
 ENTRY_STYLE = Style(italic=True)
 
@@ -48,6 +51,8 @@ class ExchangeList(RecordList):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "toggle_follow", "Follow", id="exchanges.follow"),
+        Binding("m", "toggle_mark", "Mark/unmark row", show=False, id="exchanges.mark"),
+        Binding("z", "clear", "Clear the list", show=False, id="exchanges.clear"),
     ]
 
     class Highlighted(RecordList.Highlighted):
@@ -56,10 +61,29 @@ class ExchangeList(RecordList):
     class Selected(RecordList.Selected):
         """Enter on an exchange or noise record."""
 
+    def __init__(self, journal: Journal, **options: Any) -> None:
+        super().__init__(journal, **options)
+        self.marked: set[int] = set()  # seqs of the rows the person marked
+
     def is_live(self, record: Record) -> bool:
         return isinstance(record, Exchange) and record.status in LIVE_STATUSES
 
+    def action_toggle_mark(self) -> None:
+        record = self.highlighted_record
+        if record is not None:
+            self.marked ^= {record.seq}
+            self.refresh()
+
+    def action_clear(self) -> None:
+        self.clear()
+
     def cells(self, record: Record) -> list[Cell]:
+        row = self._cells(record)
+        if record.seq in self.marked:
+            row[0] = Cell(f"{MARK}{record.seq}", MARK_STYLE)
+        return row
+
+    def _cells(self, record: Record) -> list[Cell]:
         if isinstance(record, Reload):
             return reload_cells(record)
         if isinstance(record, Noise):

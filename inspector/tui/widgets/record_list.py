@@ -191,6 +191,7 @@ class RecordList(ScrollView, can_focus=True):
         self._index: list[Record] = []
         self._pending: list[tuple[Record, bool]] = []
         self._predicate: Predicate | None = None
+        self._cleared_to = 0  # rows up to this seq are cleared from view (the journal keeps them)
         self._cursor = -1
         self._announced: Record | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -228,6 +229,12 @@ class RecordList(ScrollView, can_focus=True):
         self._predicate = predicate
         self._rebuild()
 
+    def clear(self) -> None:
+        """Start the view afresh: hide every row there is now; new ones show as they come."""
+        records = self.journal.records
+        self._cleared_to = records[-1].seq if records else 0
+        self._rebuild()
+
     def flush(self) -> None:
         """Fold the records that arrived since the last tick into the view now."""
         if not self._pending:
@@ -236,7 +243,9 @@ class RecordList(ScrollView, can_focus=True):
         tailing = self._cursor == len(self._index) - 1
         at_end = self.scroll_offset.y >= self.max_scroll_y
         for record, new in batch:
-            matches = self._predicate is None or self._predicate(record)
+            matches = record.seq > self._cleared_to and (
+                self._predicate is None or self._predicate(record)
+            )
             if new:
                 if matches:
                     self._index.append(record)
@@ -299,13 +308,14 @@ class RecordList(ScrollView, can_focus=True):
         selected = self.highlighted_record
         self._pending.clear()  # the journal already holds every buffered record and update
         kinds, predicate = self.RECORD_TYPES, self._predicate
+        records = self.journal.records
+        if self._cleared_to:
+            records = records[bisect_left(records, self._cleared_to + 1, key=_seq) :]
         if predicate is None:
-            self._index = [record for record in self.journal.records if isinstance(record, kinds)]
+            self._index = [record for record in records if isinstance(record, kinds)]
         else:
             self._index = [
-                record
-                for record in self.journal.records
-                if isinstance(record, kinds) and predicate(record)
+                record for record in records if isinstance(record, kinds) and predicate(record)
             ]
         if selected is not None:
             row = bisect_left(self._index, selected.seq, key=_seq)
