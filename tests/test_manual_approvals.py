@@ -203,6 +203,22 @@ async def test_nobody_answering_applies_on_timeout(
     assert manual_decisions(engine) == [(verdict, "timeout", reason)]
 
 
+@pytest.mark.parametrize(("on_timeout", "verdict"), [("deny", "denied"), ("allow", "approved")])
+async def test_with_nobody_at_the_inspector_on_timeout_decides_at_once_in_one_decision(
+    on_timeout: TimeoutBehaviour, verdict: str
+) -> None:
+    """A headless run or serve: no prompt and no countdown (the timeout here is far beyond the
+    test's own), and one decision record, the stage's, saying why."""
+    config = config_of(human(on_timeout=on_timeout), approval_timeout_ms=3_600_000)
+    async with Engine(config) as engine:
+        engine.approvals.unattended = True
+        await engine.pipeline.approve_tool(request(), source="test", turn="t1")
+    (decision,) = engine.journal.of_type(Decision)
+    why = f"nobody at the inspector to answer (a headless run; on_timeout: {on_timeout})"
+    assert decision.verdict == verdict
+    assert decision.chain == [{"hook": "reviewer", "action": verdict, "reason": why}]
+
+
 async def test_a_queue_of_prompts_waits_in_arrival_order_and_each_gets_its_answer() -> None:
     changes: list[int] = []
     async with Engine(config_of(human())) as engine:

@@ -109,7 +109,10 @@ class ManualHook:
         result = {"approved": resolution.approved, "reason": resolution.reason}
         exchange.response = {"jsonrpc": "2.0", "id": None, "result": result}
         self._finish(exchange, started, STATUS_OK, None)
-        self._record_decision(exchange, prompt, resolution)
+        if not (self.approvals.unattended and APPROVAL_CHAIN.get() is not None):
+            # Unattended, nobody decided: the stage's own decision, with this reason, is the one
+            # line to show, not a second one by "timeout" at the same instant.
+            self._record_decision(exchange, prompt, resolution)
         return exchange
 
     def _prompt(
