@@ -129,13 +129,33 @@ async def test_updated_input_replaces_the_input(tmp_path: Path) -> None:
     assert outcome.updated_input == {"command": "ls -la"}
 
 
-async def test_only_the_first_updated_input_applies(tmp_path: Path) -> None:
-    first = decision("allow", updatedInput={"command": "ls -1"})
-    second = decision("allow", updatedInput={"command": "ls -2"})
-    hooks = claude_hooks(spec(reply(0, first)), spec(reply(0, second)), project_dir=tmp_path)
+async def test_the_last_hook_to_finish_gives_the_reason_and_updated_input(
+    tmp_path: Path,
+) -> None:
+    marker = tmp_path / "first-done"
+    first = decision("allow", "first", updatedInput={"command": "ls -1"})
+    last = decision("allow", "last", updatedInput={"command": "ls -2"})
+    hooks = claude_hooks(
+        spec(
+            f"echo $$ > {marker}.new && mv {marker}.new {marker}; exec {reply(0, first)}",
+            name="early",
+        ),
+        spec(script("after.sh", str(marker), "0", json.dumps(last)), name="late"),
+        project_dir=tmp_path,
+    )
     outcome = await hooks.fire("PreToolUse", tool_event(), source="test")
-    assert outcome.updated_input == {"command": "ls -1"}
-    assert [codes(e) for e in exchanges(hooks)] == [[], ["claude-updated-input-ignored"]]
+    assert (outcome.reason, outcome.updated_input) == ("last", {"command": "ls -2"})
+    assert outcome.by == ("early", "late") and outcome.winner is not None
+    early, late = exchanges(hooks)
+    assert codes(early) == ["claude-updated-input-ignored"]
+    assert codes(late) == ["claude-last-to-finish"]
+    assert "late's, the last to finish" in late.findings[0].message
+
+
+async def test_updated_input_without_a_decision_is_applied(tmp_path: Path) -> None:
+    answer = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"a": 1}}}
+    outcome, exchange = await fire_one(tmp_path, reply(0, answer))
+    assert (outcome.verdict, outcome.updated_input, codes(exchange)) == ("continue", {"a": 1}, [])
 
 
 # ---- exit 2 ------------------------------------------------------------------------------------
@@ -411,7 +431,23 @@ async def test_system_message_and_additional_context(tmp_path: Path) -> None:
     assert outcome.context == ("branch: main",) and exchange.findings == []
 
 
-async def test_hook_event_name_must_name_the_event(tmp_path: Path) -> None:
-    answer = {"hookSpecificOutput": {"permissionDecision": "allow"}}
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        (None, 'hookSpecificOutput is missing required field "hookEventName"'),
+        ("PostToolUse", "Hook returned incorrect event name: expected 'PreToolUse' but got "
+         "'PostToolUse'"),
+    ],
+)  # fmt: skip
+async def test_a_wrong_hook_event_name_voids_the_answer_and_the_tool_runs(
+    tmp_path: Path, name: str | None, error: str
+) -> None:
+    specific = {"permissionDecision": "deny", "permissionDecisionReason": "no"}
+    if name is not None:
+        specific["hookEventName"] = name
+    answer = {"hookSpecificOutput": specific, "continue": False}
     outcome, exchange = await fire_one(tmp_path, reply(0, answer))
-    assert outcome.verdict == "allow" and codes(exchange) == ["claude-event-name"]
+    assert (outcome.verdict, exchange.action) == ("continue", "error")
+    assert outcome.messages == (f"{exchange.hook}: {error}",)
+    assert codes(exchange) == ["claude-event-name"]
+    assert exchange.findings[0].severity == "error"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,22 @@ from inspector.journal.journal import Journal
 from inspector.pipeline.claude_hooks import ClaudeHooks
 
 EXAMPLE = Path(__file__).parent.parent / "inspector" / "examples" / "claude"
-EVENTS = ("UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop")
+EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "MessageDisplay",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Stop",
+    "SessionEnd",
+)
+MESSAGE_FIELDS = ["turn_id", "message_id", "index", "final", "delta"]
+ENV_TO_JSON = (
+    "import json, sys; pairs = sys.stdin.read().split(chr(0)); "
+    "print(json.dumps(dict(p.split('=', 1) for p in pairs if '=' in p)))"
+)
 
 SCENARIO = parse_scenario(
     """
@@ -63,43 +80,80 @@ async def test_events_fire_in_claude_codes_order_with_their_fields(tmp_path: Pat
     outcome = await run(claude_hooks(*recorders(record), project_dir=tmp_path))
     events = recorded(record)
     assert [e["hook_event_name"] for e in events] == [
+        "SessionStart",
         "UserPromptSubmit",
+        "MessageDisplay",
         "PreToolUse",
         "PostToolUse",
         "PreToolUse",
         "PostToolUseFailure",
+        "PostToolBatch",
+        "MessageDisplay",
         "Stop",
+        "SessionEnd",
     ]
-    common = {
-        "session_id": "sess-1",
-        "transcript_path": str(
-            tmp_path / "home" / ".claude" / "projects" / re.sub(r"\W|_", "-", str(tmp_path))
-        )
-        + "/sess-1.jsonl",
-        "cwd": str(tmp_path),
-        "permission_mode": "default",
-    }
-    prompt, pre_ls, post_ls, pre_read, failed, stop = events
+    session = str(uuid.uuid5(uuid.NAMESPACE_URL, "hook-inspector:scenario:sess-1"))
+    slug = re.sub(r"\W|_", "-", str(tmp_path))
+    transcript = f"{tmp_path}/home/.claude/projects/{slug}/{session}.jsonl"
+    start, prompt, shown, pre_ls, post_ls, pre_read, failed, batch, final, stop, end = events
+    prompt_id = prompt["prompt_id"]
+    assert uuid.UUID(prompt_id) and str(uuid.UUID(session)) == session
+    where = {"session_id": session, "transcript_path": transcript, "cwd": str(tmp_path)}
+    common = {**where, "prompt_id": prompt_id, "permission_mode": "default"}
+    tools = {**common, "effort": {"level": "high"}}
+    assert start == {**where, "hook_event_name": "SessionStart", "source": "startup"}
     assert prompt == {**common, "hook_event_name": "UserPromptSubmit", "prompt": "tidy up"}
-    ls = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_0001"}
-    assert pre_ls == {**common, "hook_event_name": "PreToolUse", **ls}
-    assert post_ls == {
-        **common,
-        "hook_event_name": "PostToolUse",
-        **ls,
-        "tool_response": {"stdout": "a b"},
-    }
-    assert pre_read["tool_use_id"] == "toolu_0002"
-    assert (failed["error"], failed["is_interrupt"], "tool_response" in failed) == (
-        "permission denied",
-        False,
-        False,
+    assert list(shown) == [*where, "prompt_id", "hook_event_name", *MESSAGE_FIELDS]
+    assert (shown["delta"], final["delta"], shown["final"], shown["index"]) == (
+        "looking",
+        "all tidy",
+        True,
+        0,
     )
+    assert shown["turn_id"] == final["turn_id"] != shown["message_id"]
+    ls = {"tool_name": "Bash", "tool_input": {"command": "ls"}}
+    assert pre_ls == {**tools, "hook_event_name": "PreToolUse", **ls, "tool_use_id": "toolu_0001"}
+    assert list(post_ls.items()) == list(
+        {
+            **tools,
+            "hook_event_name": "PostToolUse",
+            **ls,
+            "tool_response": {"stdout": "a b"},
+            "tool_use_id": "toolu_0001",
+            "duration_ms": 0,
+        }.items()
+    )
+    assert pre_read["tool_use_id"] == "toolu_0002"
+    assert list(failed)[-5:] == [
+        "tool_input",
+        "tool_use_id",
+        "error",
+        "is_interrupt",
+        "duration_ms",
+    ]
+    assert (failed["error"], failed["is_interrupt"]) == ("permission denied", False)
+    assert batch["tool_calls"] == [
+        {**ls, "tool_use_id": "toolu_0001", "tool_response": "a b"},
+        {
+            "tool_name": "Read",
+            "tool_input": {"file_path": "/etc/hosts"},
+            "tool_use_id": "toolu_0002",
+            "tool_response": "permission denied",
+        },
+    ]
     assert stop == {
-        **common,
+        **tools,
         "hook_event_name": "Stop",
         "stop_hook_active": False,
         "last_assistant_message": "all tidy",
+        "background_tasks": [],
+        "session_crons": [],
+    }
+    assert end == {
+        **where,
+        "prompt_id": prompt_id,
+        "hook_event_name": "SessionEnd",
+        "reason": "other",
     }
     assert (outcome.status, outcome.final_content) == ("completed", "all tidy")
     assert [e.event for e in outcome.events] == [e["hook_event_name"] for e in events]
@@ -107,6 +161,37 @@ async def test_events_fire_in_claude_codes_order_with_their_fields(tmp_path: Pat
         ("Bash", True, False),
         ("Read", True, True),
     ]
+
+
+async def test_stdin_ends_with_a_newline_and_the_environment_is_claude_codes(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "env.jsonl"
+    dump = f"cat > /dev/null; env -0 | python3 -c {shlex.quote(ENV_TO_JSON)} >> {record}"
+    stdin = tmp_path / "stdin.txt"
+    hooks = claude_hooks(
+        spec(dump, "SessionStart"),
+        spec(dump, "PreToolUse", matcher="Bash"),
+        spec(f"cat > {stdin}", "Stop"),
+        project_dir=tmp_path,
+    )
+    await run(hooks)
+    start, pre = [json.loads(line) for line in record.read_text().splitlines()]
+    session = str(uuid.uuid5(uuid.NAMESPACE_URL, "hook-inspector:scenario:sess-1"))
+    every = {
+        "CLAUDECODE": "1",
+        "CLAUDE_CODE_ENTRYPOINT": "sdk-cli",
+        "CLAUDE_CODE_SESSION_ID": session,
+        "CLAUDE_CODE_CHILD_SESSION": "1",
+        "CLAUDE_PROJECT_DIR": str(tmp_path),
+        "AI_AGENT": "claude-code_2-1-197_harness",
+    }
+    assert every.items() <= start.items() and every.items() <= pre.items()
+    assert (pre["CLAUDE_EFFORT"], "CLAUDE_EFFORT" in start) == ("high", False)
+    env_file = Path(start["CLAUDE_ENV_FILE"])
+    assert env_file.parent.is_dir() and env_file.parent.name == session
+    assert "CLAUDE_ENV_FILE" not in pre
+    assert stdin.read_text().endswith("}\n")
 
 
 async def test_a_denied_tool_does_not_run_and_claude_gets_the_reason(tmp_path: Path) -> None:
@@ -136,7 +221,8 @@ async def test_a_blocked_prompt_ends_the_turn(tmp_path: Path) -> None:
     block = spec(reply(2, "", "no secrets in prompts"), "UserPromptSubmit")
     outcome = await run(claude_hooks(block, *recorders(record), project_dir=tmp_path))
     assert (outcome.status, outcome.reason) == ("prompt_blocked", "no secrets in prompts")
-    assert [e["hook_event_name"] for e in recorded(record)] == ["UserPromptSubmit"]
+    names = ["SessionStart", "UserPromptSubmit", "SessionEnd"]
+    assert [e["hook_event_name"] for e in recorded(record)] == names
     assert outcome.tool_uses == []
 
 
@@ -145,18 +231,31 @@ async def test_prompt_context_is_collected(tmp_path: Path) -> None:
     assert (await run(hooks)).context == ["sprint 12"]
 
 
-async def test_continue_false_stops_before_the_tool(tmp_path: Path) -> None:
+async def test_continue_false_in_pre_tool_use_runs_the_tool_then_ends_the_turn(
+    tmp_path: Path,
+) -> None:
     stop = spec(reply(0, {"continue": False, "stopReason": "budget spent"}), matcher="Bash")
     outcome = await run(claude_hooks(stop, project_dir=tmp_path))
-    assert (outcome.status, outcome.reason, outcome.tool_uses) == ("stopped", "budget spent", [])
-    assert [e.event for e in outcome.events] == ["UserPromptSubmit", "PreToolUse"]
+    assert (outcome.status, outcome.reason) == ("stopped", "budget spent")
+    assert [(use.tool, use.ran) for use in outcome.tool_uses] == [("Bash", True)]
+    assert [e.event for e in outcome.events] == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "MessageDisplay",
+        "PreToolUse",
+        "PostToolUse",
+        "SessionEnd",
+    ]
 
 
 async def test_post_tool_use_block_is_feedback_for_claude(tmp_path: Path) -> None:
-    lint = spec(reply(2, "", "lint failed: fix it"), "PostToolUse")
-    outcome = await run(claude_hooks(lint, project_dir=tmp_path))
+    lint = reply(2, "", "lint failed: fix it")
+    outcome = await run(claude_hooks(spec(lint, "PostToolUse"), project_dir=tmp_path))
     assert outcome.status == "completed"
-    assert outcome.tool_uses[0].feedback == "lint failed: fix it"
+    assert outcome.tool_uses[0].feedback == (
+        f'PostToolUse:Bash hook blocking error from command: "{lint}": [{lint}]: '
+        "lint failed: fix it\n"
+    )
 
 
 async def test_a_blocked_stop_fires_again_with_stop_hook_active(tmp_path: Path) -> None:
@@ -170,14 +269,20 @@ async def test_a_blocked_stop_fires_again_with_stop_hook_active(tmp_path: Path) 
     stops = [e["stop_hook_active"] for e in recorded(record) if e["hook_event_name"] == "Stop"]
     assert stops == [False, True]
     assert outcome.status == "completed" and outcome.stop_reasons == [
-        "run the tests before stopping"
+        "Stop hook feedback:\nrun the tests before stopping"
     ]
 
 
-async def test_a_stop_hook_that_always_blocks_is_a_loop(tmp_path: Path) -> None:
-    hooks = claude_hooks(spec(reply(2, "", "keep going"), "Stop"), project_dir=tmp_path)
+async def test_claude_code_ends_the_turn_after_8_blocked_stops_in_a_row(tmp_path: Path) -> None:
+    hooks = claude_hooks(
+        spec(reply(0, {"decision": "block", "reason": "go on"}), "Stop"), project_dir=tmp_path
+    )
     outcome = await run(hooks)
-    assert (outcome.status, outcome.stop_reasons) == ("stop_loop", ["keep going", "keep going"])
+    assert (outcome.status, outcome.stop_reasons) == (
+        "stop_loop",
+        ["Stop hook feedback:\ngo on"] * 8,
+    )
+    assert [e.event for e in outcome.events].count("Stop") == 9
     last = list(hooks.journal.exchanges())[-1]
     assert "claude-stop-loop" in [finding.code for finding in last.findings]
 

@@ -1,36 +1,48 @@
-"""Play scenario turns the way Claude Code fires its hooks, with no LLM.
+"""Play scenario turns the way `claude -p` (Claude Code 2.1.197) fires its hooks, with no LLM.
 
-Per turn: UserPromptSubmit; then, for each tool call of each round, PreToolUse, the tool (unless
-a hook denied it) and PostToolUse (PostToolUseFailure when the scenario says the tool failed);
-after the final answer, Stop. `continue: false` from any hook ends the turn there.
+A session: SessionStart (source "startup"), each turn, then SessionEnd (reason "other"). Per turn:
+UserPromptSubmit; then per round, MessageDisplay when the model's message has text, and its tool
+calls: PreToolUse for each, the tool (unless a hook refused it) and PostToolUse
+(PostToolUseFailure when the scenario says the tool failed), then PostToolBatch with what the
+model is told of each call; after the final answer, MessageDisplay and Stop.
 
-A blocked Stop sends its reason to Claude, which goes on and answers again; Stop then fires with
-`stop_hook_active: true`. A scenario cannot script that answer (a turn ends at its first round
-without tool calls), so the runner repeats the final answer and fires Stop once more. If that is
-blocked too, the turn ends as `stop_loop`: Claude Code would keep going as long as the hook
-blocks.
+`continue: false` ends the turn where it comes (after the tool, when PreToolUse said it: the tool
+still runs). A blocked Stop sends its reason to Claude, which goes on and answers again; Stop then
+fires with `stop_hook_active: true`. A scenario cannot script that answer (a turn ends at its
+first round without tool calls), so the runner repeats the final answer and fires Stop again.
+After 8 blocks in a row Claude Code ends the turn anyway: the turn is then `stop_loop`.
 
-Each hook's stdin carries session_id (the scenario's session), transcript_path (where Claude Code
-would keep the transcript; the runner writes none), cwd (the project folder), permission_mode and
-hook_event_name, plus the event's own fields. A tool's `tool_response` is its scripted result,
-decoded when it is a JSON object or array, else the text itself.
+Each hook's stdin starts with the common fields of claude_session.ClaudeSession, in Claude Code's
+order; its environment has Claude Code's variables. A tool's `tool_response` is its scripted
+result, decoded when it is a JSON object or array, else the text itself. The runner runs no tool,
+so `duration_ms` is 0.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import re
+import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
-from inspector.drivers.scenario import Scenario, ScriptedCall, Turn
+from inspector.drivers.claude_session import (
+    MESSAGE_DISPLAY,
+    POST_TOOL_BATCH,
+    SESSION_END,
+    ClaudeSession,
+    session_uuid,
+)
+from inspector.drivers.scenario import Round, Scenario, ScriptedCall, Turn
+from inspector.pipeline import claude_feedback
 from inspector.pipeline.claude_answer import BLOCK, DEFER, DENY, STOP
 from inspector.pipeline.claude_outcome import EventOutcome
 from inspector.protocol.claude_events import (
     POST_TOOL_USE,
     POST_TOOL_USE_FAILURE,
     PRE_TOOL_USE,
+    SESSION_START,
     USER_PROMPT_SUBMIT,
 )
 from inspector.protocol.claude_events import STOP as STOP_EVENT
@@ -39,12 +51,16 @@ JSONObject = dict[str, Any]
 
 SOURCE = "scenario"
 PERMISSION_MODE = "default"
+STOP_BLOCK_CAP = 8  # blocked Stops in a row after which Claude Code ends the turn anyway
+# Tools Claude Code runs side by side when the model asks for several in one message. Bash joins
+# them for commands it reads as read-only, which the runner does not try to tell apart.
+CONCURRENT_TOOLS = frozenset({"Read", "Glob", "Grep", "WebFetch", "WebSearch"})
 
 COMPLETED = "completed"
 PROMPT_BLOCKED = "prompt_blocked"  # UserPromptSubmit blocked: the prompt is erased
 STOPPED = "stopped"  # a hook answered continue: false
 DEFERRED = "deferred"  # PreToolUse deferred the call: a headless run ends to be resumed later
-STOP_LOOP = "stop_loop"  # Stop was blocked again with stop_hook_active: true
+STOP_LOOP = "stop_loop"  # Stop was blocked STOP_BLOCK_CAP times in a row
 
 
 class ClaudeEvents(Protocol):
@@ -53,7 +69,13 @@ class ClaudeEvents(Protocol):
     project_dir: str
 
     async def fire(
-        self, event: str, payload: JSONObject, *, source: str, turn: str | None = None
+        self,
+        event: str,
+        payload: JSONObject,
+        *,
+        source: str,
+        turn: str | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> EventOutcome: ...
 
 
@@ -65,7 +87,20 @@ class ToolUse:
     ran: bool
     response: Any = None  # the tool_response, or the error when the tool failed
     is_error: bool = False
-    feedback: str = ""  # what the hooks told Claude about the call: a denial or a block
+    feedback: str = ""  # what the hooks told Claude about the call, in Claude Code's words
+    asked_for: JSONObject = field(default_factory=dict)  # the model's own input
+
+    @property
+    def told(self) -> str:
+        """The tool_result's text: what the model reads of the call."""
+        if not self.ran:
+            return self.feedback
+        if self.is_error or isinstance(self.response, str):
+            return str(self.response)
+        if isinstance(self.response, dict) and "stdout" in self.response:
+            out = str(self.response["stdout"]).rstrip("\n")
+            return out or f"({self.tool} completed with no output)"
+        return json.dumps(self.response)
 
 
 @dataclass(slots=True)
@@ -102,107 +137,195 @@ class ClaudeTurnRunner:
         self._calls = 0
 
     async def run(self, scenario: Scenario) -> list[ClaudeTurnOutcome]:
-        return [await self.run_turn(scenario, turn) for turn in scenario.turns]
+        session = ClaudeSession(
+            session_uuid(scenario.session),
+            self.hooks.project_dir,
+            self.permission_mode,
+            self.transcript_path or "",
+        )
+        start = await self._session_event(session, SESSION_START, {"source": "startup"})
+        outcomes = [await self.run_turn(session, turn) for turn in scenario.turns]
+        end = await self._session_event(session, SESSION_END, {"reason": "other"})
+        if outcomes:
+            outcomes[0].events.insert(0, start)
+            outcomes[0].context[:0] = start.context
+            outcomes[-1].events.append(end)
+        return outcomes
 
-    async def run_turn(self, scenario: Scenario, turn: Turn) -> ClaudeTurnOutcome:
+    async def run_turn(self, session: ClaudeSession, turn: Turn) -> ClaudeTurnOutcome:
         self._turns += 1
         outcome = ClaudeTurnOutcome(f"turn-{self._turns}")
-        play = _Play(self, scenario, outcome)
+        play = _Play(self, session, outcome)
         try:
             await play.prompt(turn.user)
             for rnd in turn.rounds:
-                for call in rnd.tool_calls:
-                    await play.tool(call)
+                await play.round(rnd)
             outcome.final_content = turn.rounds[-1].content
             await play.stop()
         except _TurnEnded as ended:
             outcome.status, outcome.reason = ended.status, ended.reason
         return outcome
 
+    async def _session_event(
+        self, session: ClaudeSession, event: str, fields: JSONObject
+    ) -> EventOutcome:
+        """SessionStart or SessionEnd: they belong to no turn and stop nothing."""
+        payload = session.payload(event, fields)
+        return await self.hooks.fire(event, payload, source=SOURCE, env=session.env(event))
+
     def next_tool_use_id(self) -> str:
         self._calls += 1
         return f"toolu_{self._calls:04d}"
-
-    def common(self, scenario: Scenario, event: str) -> JSONObject:
-        cwd = self.hooks.project_dir
-        return {
-            "session_id": scenario.session,
-            "transcript_path": self.transcript_path or _transcript_path(cwd, scenario.session),
-            "cwd": cwd,
-            "permission_mode": self.permission_mode,
-            "hook_event_name": event,
-        }
 
 
 class _Play:
     """One turn in progress."""
 
     def __init__(
-        self, runner: ClaudeTurnRunner, scenario: Scenario, outcome: ClaudeTurnOutcome
+        self, runner: ClaudeTurnRunner, session: ClaudeSession, outcome: ClaudeTurnOutcome
     ) -> None:
         self.runner = runner
-        self.scenario = scenario
+        self.session = session
         self.outcome = outcome
+        self.turn_uuid = str(uuid.uuid4())
 
     async def fire(self, event: str, fields: JSONObject) -> EventOutcome:
-        payload = {**self.runner.common(self.scenario, event), **fields}
+        """Run `event`'s hooks; a `continue: false` ends the turn, but for PreToolUse, whose
+        tool still runs first."""
         result = await self.runner.hooks.fire(
-            event, payload, source=SOURCE, turn=self.outcome.turn_id
+            event,
+            self.session.payload(event, fields),
+            source=SOURCE,
+            turn=self.outcome.turn_id,
+            env=self.session.env(event),
         )
         self.outcome.events.append(result)
         self.outcome.context.extend(result.context)
-        if result.verdict == STOP:
+        if result.verdict == STOP and event != PRE_TOOL_USE:
             raise _TurnEnded(STOPPED, result.reason)
         return result
 
     async def prompt(self, text: str) -> None:
+        self.session.new_prompt()
         result = await self.fire(USER_PROMPT_SUBMIT, {"prompt": text})
         if result.verdict == BLOCK:
             raise _TurnEnded(PROMPT_BLOCKED, result.reason)
 
-    async def tool(self, call: ScriptedCall) -> None:
-        tool_use_id = self.runner.next_tool_use_id()
-        fields: JSONObject = {
-            "tool_name": call.tool,
-            "tool_input": call.arguments,
-            "tool_use_id": tool_use_id,
-        }
+    async def message(self, text: str) -> None:
+        if text:
+            fields = {
+                "turn_id": self.turn_uuid,
+                "message_id": str(uuid.uuid4()),
+                "index": 0,
+                "final": True,
+                "delta": text,
+            }
+            await self.fire(MESSAGE_DISPLAY, fields)
+
+    async def round(self, rnd: Round) -> None:
+        await self.message(rnd.content)
+        if not rnd.tool_calls:
+            return
+        uses: list[ToolUse] = []
+        for batch in _batches(rnd.tool_calls):
+            uses += await self.batch(batch)
+        calls = [
+            {
+                "tool_name": use.tool,
+                "tool_input": use.asked_for,
+                "tool_use_id": use.tool_use_id,
+                "tool_response": use.told,
+            }
+            for use in uses
+        ]
+        await self.fire(POST_TOOL_BATCH, {"tool_calls": calls})
+
+    async def batch(self, calls: Sequence[ScriptedCall]) -> list[ToolUse]:
+        """Calls Claude Code runs side by side: every PreToolUse at once, then each tool and
+        its PostToolUse."""
+        ids = [self.runner.next_tool_use_id() for _ in calls]
+        decided = await asyncio.gather(
+            *(self.before(call, tool_use_id) for call, tool_use_id in zip(calls, ids, strict=True))
+        )
+        uses = []
+        for call, (use, before) in zip(calls, decided, strict=True):
+            self.outcome.tool_uses.append(use)
+            uses.append(use)
+            if use.ran:
+                await self.after(call, use)
+            if before.verdict == STOP:
+                raise _TurnEnded(STOPPED, before.reason)
+        return uses
+
+    async def before(self, call: ScriptedCall, tool_use_id: str) -> tuple[ToolUse, EventOutcome]:
+        fields = {"tool_name": call.tool, "tool_input": call.arguments, "tool_use_id": tool_use_id}
         before = await self.fire(PRE_TOOL_USE, fields)
         if before.verdict == DEFER:
             raise _TurnEnded(DEFERRED, before.reason)
+        use = ToolUse(tool_use_id, call.tool, call.arguments, ran=True, asked_for=call.arguments)
         if before.verdict == DENY:
-            self.outcome.tool_uses.append(
-                ToolUse(tool_use_id, call.tool, call.arguments, ran=False, feedback=before.reason)
-            )
-            return
-        if before.updated_input is not None:
-            fields["tool_input"] = before.updated_input
-        use = ToolUse(tool_use_id, call.tool, fields["tool_input"], ran=True)
-        self.outcome.tool_uses.append(use)
+            use.ran, use.is_error = False, True
+            use.feedback = claude_feedback.refused(before, call.tool)
+        elif before.updated_input is not None:
+            use.tool_input = before.updated_input
+        return use, before
+
+    async def after(self, call: ScriptedCall, use: ToolUse) -> None:
+        fields: JSONObject = {"tool_name": use.tool, "tool_input": use.tool_input}
         if call.error is not None:
             use.response, use.is_error = call.error, True
-            failure = {**fields, "error": call.error, "is_interrupt": False}
+            failure = {
+                **fields,
+                "tool_use_id": use.tool_use_id,
+                "error": call.error,
+                "is_interrupt": False,
+                "duration_ms": 0,
+            }
             after = await self.fire(POST_TOOL_USE_FAILURE, failure)
         else:
             use.response = _tool_response(call.result)
-            after = await self.fire(POST_TOOL_USE, {**fields, "tool_response": use.response})
-        if after.verdict == BLOCK:
-            use.feedback = after.reason
+            success = {
+                **fields,
+                "tool_response": use.response,
+                "tool_use_id": use.tool_use_id,
+                "duration_ms": 0,
+            }
+            after = await self.fire(POST_TOOL_USE, success)
+        use.feedback = "\n".join(claude_feedback.after_tool(after, use.tool))
 
     async def stop(self) -> None:
-        active = False
+        blocked = 0
         while True:
             fields = {
-                "stop_hook_active": active,
+                "stop_hook_active": blocked > 0,
                 "last_assistant_message": self.outcome.final_content,
+                "background_tasks": [],
+                "session_crons": [],
             }
+            if blocked:
+                await self.message(self.outcome.final_content)
             result = await self.fire(STOP_EVENT, fields)
             if result.verdict != BLOCK:
                 return
-            self.outcome.stop_reasons.append(result.reason)
-            if active:
+            if blocked == STOP_BLOCK_CAP:
                 raise _TurnEnded(STOP_LOOP, result.reason)
-            active = True
+            blocked += 1
+            self.outcome.stop_reasons.append(claude_feedback.stop_blocked(result))
+
+
+def _batches(calls: Sequence[ScriptedCall]) -> list[list[ScriptedCall]]:
+    """Consecutive calls of tools Claude Code runs side by side share a batch; any other call
+    is a batch of its own."""
+    batches: list[list[ScriptedCall]] = []
+    for call in calls:
+        joins = (
+            call.tool in CONCURRENT_TOOLS and batches and batches[-1][-1].tool in CONCURRENT_TOOLS
+        )
+        if joins:
+            batches[-1].append(call)
+        else:
+            batches.append([call])
+    return batches
 
 
 def _tool_response(result: str) -> Any:
@@ -211,8 +334,3 @@ def _tool_response(result: str) -> Any:
     except ValueError:
         return result
     return value if isinstance(value, (dict, list)) else result
-
-
-def _transcript_path(cwd: str, session: str) -> str:
-    folder = re.sub(r"[^A-Za-z0-9]", "-", cwd)
-    return str(Path.home() / ".claude" / "projects" / folder / f"{session}.jsonl")

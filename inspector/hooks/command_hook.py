@@ -33,12 +33,14 @@ class CommandHook:
         *,
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
+        stdin_newline: bool = False,
     ) -> None:
         self.spec = spec
         self.journal = journal
         self.shell = shell
         self.cwd = cwd
         self.env = dict(env or {})
+        self.stdin_newline = stdin_newline  # the host ends the JSON with a newline (Claude Code)
         self.state = READY  # nothing runs between calls, so a command hook is always ready
         self.pid: int | None = None
 
@@ -102,7 +104,7 @@ class CommandHook:
             self.journal.update(exchange)
         run = await run_command(
             self.argv,
-            sent.raw_request or "",
+            (sent.raw_request or "") + ("\n" if self.stdin_newline else ""),
             timeout_s=(timeout_ms if timeout_ms is not None else self.spec.timeout_ms) / 1000,
             cwd=self.cwd,
             env={**self.env, **(env or {})},

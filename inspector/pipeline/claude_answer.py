@@ -60,6 +60,8 @@ def read_answer(event: str, payload: JSONObject, run: CommandRun) -> Answer:
 
 def _from_output(event: str, output: JSONObject, findings: tuple[Finding, ...]) -> Answer:
     specific = output.get("hookSpecificOutput")
+    if isinstance(specific, dict) and (invalid := _event_name_error(event, specific)):
+        return Answer(ERROR, reason=invalid, findings=findings)
     specific = specific if isinstance(specific, dict) else {}
     updated = specific.get("updatedInput") if event == PRE_TOOL_USE else None
     carried = Answer(
@@ -83,6 +85,17 @@ def _from_output(event: str, output: JSONObject, findings: tuple[Finding, ...]) 
     elif event in DECISION_BLOCK_EVENTS and output.get("decision") == "block":
         return replace(carried, action=BLOCK, reason=_text(output.get("reason")))
     return carried
+
+
+def _event_name_error(event: str, specific: JSONObject) -> str:
+    """Claude Code's words when hookSpecificOutput fails validation for its event name, which
+    makes it drop the whole answer; "" when the name is right."""
+    name = specific.get("hookEventName")
+    if name == event:
+        return ""
+    if name is None:
+        return 'hookSpecificOutput is missing required field "hookEventName"'
+    return f"Hook returned incorrect event name: expected '{event}' but got '{name}'"
 
 
 def _error_text(run: CommandRun) -> str:

@@ -5,8 +5,9 @@ the same approval prompt as a manual hook's hook.approve_tool."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -27,10 +28,20 @@ from inspector.hooks.severity import severity_of
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision
 from inspector.pipeline.claude_answer import ALLOW, ASK, DENY, read_answer
-from inspector.pipeline.claude_outcome import EventOutcome, HookRun, combine, ignored_updates
+from inspector.pipeline.claude_outcome import (
+    EventOutcome,
+    HookRun,
+    combine,
+    ignored_updates,
+    timing_decides,
+)
 from inspector.pipeline.gate import Gate, GatedCommandHook
 from inspector.protocol.claude_events import MATCH_FIELDS, matches
-from inspector.protocol.claude_findings import updated_input_ignored
+from inspector.protocol.claude_findings import (
+    ask_denied_unattended,
+    last_to_finish,
+    updated_input_ignored,
+)
 
 JSONObject = dict[str, Any]
 
@@ -64,7 +75,9 @@ class ClaudeHooks:
         self.ask_timeout_ms = ask_timeout_ms
         hook_env = {**(env or {}), "CLAUDE_PROJECT_DIR": self.project_dir}
         self.hooks = [
-            CommandHook(spec, journal, shell, cwd=self.project_dir, env=hook_env)
+            CommandHook(
+                spec, journal, shell, cwd=self.project_dir, env=hook_env, stdin_newline=True
+            )
             for spec in specs
             if spec.host == "claude" and spec.enabled
         ]
@@ -88,21 +101,29 @@ class ClaudeHooks:
         source: str,
         turn: str | None = None,
         ask_by: float | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> EventOutcome:
         """Run `event`'s hooks with `payload` as their stdin and decide as Claude Code would.
         Journals an exchange per run and, when any hook ran, one Decision. An `ask` prompt
         times out at `ask_by` (time.monotonic()) if that comes before its own timeout: a live
-        agent's hook deadline."""
+        agent's hook deadline. `env` is added to this event's runs' environment."""
         first: dict[str, CommandHook] = {}
         duplicates = []
         for hook in self.matching(event, payload):
             kept = first.setdefault(hook.spec.command, hook)
             if kept is not hook:
                 duplicates.append((hook.name, kept.name))
+        finishing = itertools.count(1)
         runs = await asyncio.gather(
-            *(self._run(hook, event, payload, source, turn) for hook in first.values())
+            *(
+                self._run(hook, event, payload, source, turn, env, finishing)
+                for hook in first.values()
+            )
         )
         outcome = combine(event, payload, tuple(runs), tuple(duplicates))
+        if (why := timing_decides(outcome)) and outcome.winner:
+            outcome.winner.exchange.findings.append(last_to_finish(why))
+            self.journal.update(outcome.winner.exchange)
         if outcome.verdict == ASK:
             outcome = await self._ask(outcome, turn, ask_by)
         for run, why in ignored_updates(outcome):
@@ -113,21 +134,31 @@ class ClaudeHooks:
         return outcome
 
     async def _run(
-        self, hook: CommandHook, event: str, payload: JSONObject, source: str, turn: str | None
+        self,
+        hook: CommandHook,
+        event: str,
+        payload: JSONObject,
+        source: str,
+        turn: str | None,
+        env: Mapping[str, str] | None,
+        finishing: Iterator[int],
     ) -> HookRun:
         gated = GatedCommandHook(hook, self.gate)
-        exchange, run = await gated.call(payload, source=source, turn=turn)
+        exchange, run = await gated.call(payload, source=source, turn=turn, env=env)
+        finished = next(finishing)
         answer = read_answer(event, payload, run)
         exchange.action = answer.action
         exchange.findings.extend(answer.findings)
         self.journal.update(exchange)
-        return HookRun(hook.name, exchange, answer)
+        return HookRun(hook.name, exchange, answer, hook.spec.command, finished)
 
     # ---- ask: the human decides ------------------------------------------------------------
 
     async def _ask(
         self, outcome: EventOutcome, turn: str | None, ask_by: float | None
     ) -> EventOutcome:
+        if self.approvals.unattended:
+            return self._ask_unattended(outcome)
         payload = outcome.payload
         askers = [run for run in outcome.runs if run.answer.action == ASK]
         tool = payload.get("tool_name")
@@ -168,6 +199,13 @@ class ClaudeHooks:
             updated_input=None,
             resolution=resolution,
         )
+
+    def _ask_unattended(self, outcome: EventOutcome) -> EventOutcome:
+        """Nobody can answer, as in `claude -p`: ask is a deny whose reason reaches Claude."""
+        if outcome.winner is not None:
+            outcome.winner.exchange.findings.append(ask_denied_unattended())
+            self.journal.update(outcome.winner.exchange)
+        return replace(outcome, verdict=DENY, updated_input=None)
 
     async def _wait(self, prompt: ApprovalPrompt) -> Resolution:
         def deny() -> Resolution:

@@ -33,6 +33,8 @@ class HookRun:
     hook: str
     exchange: Exchange
     answer: Answer
+    command: str = ""  # the hook's command line, as Claude Code quotes it to the model
+    finished: int = 0  # the order in which the event's runs ended (1 first)
 
 
 @dataclass(frozen=True)
@@ -52,10 +54,16 @@ class EventOutcome:
     runs: tuple[HookRun, ...] = ()  # in config order
     duplicates: tuple[tuple[str, str], ...] = ()  # (hook not run, hook whose run it shares)
     resolution: Resolution | None = None  # the human's answer to an ask
+    deciders: tuple[HookRun, ...] = ()  # the runs with the winning decision, in finishing order
 
     @property
     def blocked(self) -> bool:
         return self.verdict in (DENY, BLOCK, STOP)
+
+    @property
+    def winner(self) -> HookRun | None:
+        """The decider whose reason and updatedInput Claude Code takes: the last to finish."""
+        return self.deciders[-1] if self.deciders else None
 
 
 def combine(
@@ -65,26 +73,45 @@ def combine(
     duplicates: tuple[tuple[str, str], ...] = (),
 ) -> EventOutcome:
     deciders, verdict = _deciders(event, runs)
-    reasons = [run.answer.reason for run in deciders if run.answer.reason]
-    updated = next(
-        (
-            run.answer.updated_input
-            for run in deciders
-            if run.answer.action in (ALLOW, ASK) and run.answer.updated_input is not None
-        ),
-        None,
-    )
+    deciders.sort(key=lambda run: run.finished)
+    winner = deciders[-1] if deciders else None
     return EventOutcome(
         event=event,
         payload=payload,
         verdict=verdict,
-        reason="\n".join(reasons),
+        reason=winner.answer.reason if winner else "",
         by=tuple(run.hook for run in deciders),
-        updated_input=updated,
+        updated_input=_applied_update(event, verdict, deciders, runs),
         context=tuple(run.answer.context for run in runs if run.answer.context),
         messages=tuple(_messages(runs)),
         runs=runs,
         duplicates=duplicates,
+        deciders=tuple(deciders),
+    )
+
+
+def _applied_update(
+    event: str, verdict: str, deciders: list[HookRun], runs: tuple[HookRun, ...]
+) -> JSONObject | None:
+    """The updatedInput the tool gets: the last to finish among the hooks that allowed or asked,
+    or, when no hook decided, among those that answered with updatedInput alone."""
+    if event != PRE_TOOL_USE or verdict not in (ALLOW, ASK, CONTINUE):
+        return None
+    carriers = deciders if verdict != CONTINUE else sorted(runs, key=lambda run: run.finished)
+    updates = [run.answer.updated_input for run in carriers if run.answer.updated_input]
+    return updates[-1] if updates else None
+
+
+def timing_decides(outcome: EventOutcome) -> str | None:
+    """Why the outcome depends on which hook finished last, or None when it does not: two or
+    more hooks took the winning decision with different reasons or updatedInputs."""
+    answers = {(run.answer.reason, repr(run.answer.updated_input)) for run in outcome.deciders}
+    if len(answers) < 2 or outcome.winner is None:
+        return None
+    names = ", ".join(run.hook for run in outcome.deciders)
+    return (
+        f"{names} all answered {outcome.verdict}: the reason and updatedInput are "
+        f"{outcome.winner.hook}'s, the last to finish; in another run order another hook's win"
     )
 
 
@@ -97,10 +124,11 @@ def ignored_updates(outcome: EventOutcome) -> list[tuple[HookRun, str]]:
             continue
         if outcome.verdict in (DENY, STOP, DEFER):
             why = f"the call ended in {outcome.verdict}"
-        elif run.answer.action not in (ALLOW, ASK):
-            why = f"it came with {run.answer.action}; only allow and ask apply it"
+        elif outcome.verdict != CONTINUE and run.answer.action not in (ALLOW, ASK):
+            why = f"it came with {run.answer.action}; {outcome.verdict} decided"
         else:
-            why = f"{', '.join(outcome.by)} decided; the first one's updatedInput was applied"
+            winner = outcome.winner.hook if outcome.winner else "another hook"
+            why = f"the updatedInput of {winner}, the last hook to finish, was applied"
         ignored.append((run, why))
     return ignored
 

@@ -102,9 +102,10 @@ CODES: dict[str, CodeInfo] = {
     ),
     "claude-unknown-key": CodeInfo("warning", "a key Claude Code does not read", "Ignores it."),
     "claude-event-name": CodeInfo(
-        "warning",
+        "error",
         "hookSpecificOutput.hookEventName is missing or names another event",
-        "Expects it to name the event that ran the hook (the inspector reads the fields anyway).",
+        "Fails the answer's validation and ignores all of it (decision, reason, updatedInput, "
+        "continue) as a non-blocking error: the tool runs if otherwise permitted.",
     ),
     "claude-unknown-decision": CodeInfo(
         "error",
@@ -123,14 +124,26 @@ CODES: dict[str, CodeInfo] = {
     "claude-updated-input-ignored": CodeInfo(
         "warning",
         "updatedInput not applied",
-        "Applies updatedInput with the decision that wins; the inspector takes the first hook in "
-        "config order whose allow or ask decided (the docs do not say which one wins).",
+        "Applies the updatedInput of the last hook to finish among those whose decision won "
+        "(with no decision, among those that gave updatedInput alone); the others are dropped.",
+    ),
+    "claude-last-to-finish": CodeInfo(
+        "warning",
+        "the outcome depends on which hook finishes last",
+        "Takes the reason and updatedInput of the last hook to finish among those with the "
+        "winning decision: with hooks that answer differently, timing picks the answer.",
+    ),
+    "claude-ask-unattended": CodeInfo(
+        "warning",
+        "ask where nobody can answer (claude -p, a headless run, serve)",
+        "Reads ask in -p as a deny and sends the permissionDecisionReason to Claude as the "
+        "tool's result; the interactive CLI opens its own dialog, which waits with no timeout.",
     ),
     "claude-stop-loop": CodeInfo(
         "warning",
         "Stop blocked although stop_hook_active was true",
         "Lets Claude go on and fires Stop again: a hook that does not check stop_hook_active "
-        "can keep Claude going forever.",
+        "keeps Claude going until 8 blocks in a row, then the turn ends anyway.",
     ),
     # the settings files
     "claude-handler-not-run": CodeInfo(
@@ -294,7 +307,7 @@ def _event_name(event: str, specific: JSONObject) -> list[Finding]:
     if name == event:
         return []
     message = "missing" if name is None else f"{json.dumps(name)} in a {event} hook"
-    return [finding("claude-event-name", f"hookEventName {message}")]
+    return [finding("claude-event-name", f"hookEventName {message}: the whole answer is ignored")]
 
 
 def _permission_decision(event: str, specific: JSONObject) -> list[Finding]:
@@ -335,6 +348,17 @@ def _stopping_again(event: str, payload: JSONObject) -> bool:
 
 def updated_input_ignored(why: str) -> Finding:
     return finding("claude-updated-input-ignored", why)
+
+
+def last_to_finish(why: str) -> Finding:
+    return finding("claude-last-to-finish", why)
+
+
+def ask_denied_unattended() -> Finding:
+    return finding(
+        "claude-ask-unattended",
+        "ask with nobody to answer: denied, and the permissionDecisionReason reaches Claude",
+    )
 
 
 def _json_object(text: str) -> JSONObject | None:

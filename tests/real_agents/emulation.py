@@ -16,7 +16,6 @@ from inspector.drivers.scenario import Round, Scenario, ScriptedCall, Turn
 from inspector.hooks.approvals import Approvals
 from inspector.journal.journal import Journal
 from inspector.pipeline.claude_hooks import ClaudeHooks
-from inspector.protocol.claude_events import EVENTS
 
 JSONObject = dict[str, Any]
 
@@ -50,14 +49,13 @@ def _scripted(
 
 
 async def emulate(project: Path, settings: JSONObject, scenario: Scenario) -> ClaudeTurnOutcome:
-    """Play `scenario` against `settings`' hooks with `project` as the project folder.
-
-    The settings are written beside the project, keeping only the events hook-inspector knows:
-    Claude Code runs hooks on events that hook-inspector's reader rejects (PostToolBatch)."""
-    known = {event: groups for event, groups in settings["hooks"].items() if event in EVENTS}
+    """Play `scenario` against `settings`' hooks with `project` as the project folder, as
+    `claude -p` would: nobody answers an `ask`. The settings are written beside the project."""
     file = project.parent / "inspector-settings.json"
-    file.write_text(json.dumps({**settings, "hooks": known}))
+    file.write_text(json.dumps(settings))
     specs = read_claude(file).config.command_hooks
-    hooks = ClaudeHooks(specs, Journal(), Approvals(), project_dir=project)
+    approvals = Approvals()
+    approvals.unattended = True
+    hooks = ClaudeHooks(specs, Journal(), approvals, project_dir=project)
     [outcome] = await ClaudeTurnRunner(hooks).run(scenario)
     return outcome

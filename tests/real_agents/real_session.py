@@ -1,8 +1,9 @@
 """A real session's hook calls as committed data: data/claude-code-VERSION/hook-calls.json.
 
 Volatile values are replaced by placeholders (`<session_id>`, `<prompt_id>`, `<project>`,
-`<project-slug>` as in transcript paths, `<home>`, `<duration_ms>`), so the same run gives the
-same text. With HOOK_INSPECTOR_WRITE_DATA=1 the run rewrites the file (after a version bump).
+`<project-slug>` as in transcript paths, `<home>`, and `<duration_ms>`, `<turn_id>`,
+`<message_id>` by key), so the same run gives the same text. With HOOK_INSPECTOR_WRITE_DATA=1
+the run rewrites the file (after a version bump).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from recorded_hooks import HookCall
 
 DATA = Path(__file__).parent / "data" / f"claude-code-{VERSION}" / "hook-calls.json"
 WRITE_DATA = os.environ.get("HOOK_INSPECTOR_WRITE_DATA") == "1"
+VOLATILE_KEYS = frozenset({"duration_ms", "turn_id", "message_id"})  # by key, wherever they are
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ def committed() -> str:
 def _normalised(value: Any, names: dict[str, str]) -> Any:
     if isinstance(value, dict):
         return {
-            key: "<duration_ms>" if key == "duration_ms" else _normalised(item, names)
+            key: f"<{key}>" if key in VOLATILE_KEYS else _normalised(item, names)
             for key, item in value.items()
         }
     if isinstance(value, list):

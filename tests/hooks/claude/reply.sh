@@ -2,8 +2,7 @@
 # reply.sh CODE [STDOUT [STDERR]]: read the event from stdin, print STDOUT and STDERR, exit CODE.
 # With CLAUDE_HOOK_RECORD set, the event is appended to that file as one line.
 if [ -n "$CLAUDE_HOOK_RECORD" ]; then
-    cat >> "$CLAUDE_HOOK_RECORD"
-    echo >> "$CLAUDE_HOOK_RECORD"
+    sed -e '$a\' >> "$CLAUDE_HOOK_RECORD"  # one line, whether or not stdin ends with a newline
 else
     cat > /dev/null
 fi

@@ -7,9 +7,14 @@ On PreToolUse for a command containing `rm -rf` it answers with ANSWER:
 
 - `exit-2`: refuses by exiting 2 with the reason on stderr;
 - `deny`:   refuses with `permissionDecision: deny` and the reason;
-- `allow`:  permits with `permissionDecision: allow`.
+- `allow`:  permits with `permissionDecision: allow`;
+- `ask`:    asks with `permissionDecision: ask` and the reason;
+- `stop`:   answers `continue: false` with the reason as stopReason;
+- `no-event-name`: refuses with a hookSpecificOutput that lacks hookEventName;
+- `rewrite`: answers updatedInput alone (no decision), the command made `touch rewritten.txt`.
 
-Otherwise it says nothing and exits 0.
+With ANSWER `block-stop` it blocks every Stop instead, with the reason. Otherwise it says nothing
+and exits 0.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import sys
 
 REASON = "rm -rf is not allowed in this project"
 ALLOWED = "rm -rf is fine in this project"
+REWRITTEN = "touch rewritten.txt"
 
 
 def main() -> int:
@@ -28,20 +34,29 @@ def main() -> int:
     with open(log, "a", encoding="utf-8") as out:
         out.write(json.dumps({"stdin": stdin, "env": dict(os.environ), "cwd": os.getcwd()}) + "\n")
     event = json.loads(stdin)
+    if answer == "block-stop" and event["hook_event_name"] == "Stop":
+        print(json.dumps({"decision": "block", "reason": REASON}))
+        return 0
     command = str(event.get("tool_input", {}).get("command", ""))
     if event["hook_event_name"] != "PreToolUse" or "rm -rf" not in command:
         return 0
     if answer == "exit-2":
         print(REASON, file=sys.stderr)
         return 2
-    if answer in ("deny", "allow"):
-        reason = REASON if answer == "deny" else ALLOWED
+    if answer in ("deny", "allow", "ask", "no-event-name"):
         decision = {
             "hookEventName": "PreToolUse",
-            "permissionDecision": answer,
-            "permissionDecisionReason": reason,
+            "permissionDecision": "deny" if answer == "no-event-name" else answer,
+            "permissionDecisionReason": ALLOWED if answer == "allow" else REASON,
         }
+        if answer == "no-event-name":
+            del decision["hookEventName"]
         print(json.dumps({"hookSpecificOutput": decision}))
+    elif answer == "stop":
+        print(json.dumps({"continue": False, "stopReason": REASON}))
+    elif answer == "rewrite":
+        rewritten = {"hookEventName": "PreToolUse", "updatedInput": {"command": REWRITTEN}}
+        print(json.dumps({"hookSpecificOutput": rewritten}))
     return 0
 
 

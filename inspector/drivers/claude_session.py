@@ -1,0 +1,104 @@
+"""What a `claude -p` session of Claude Code 2.1.197 gives every hook besides the event's own
+fields, as observed: the common stdin fields in their order and the environment.
+
+Every event starts with session_id (a UUID), transcript_path and cwd; then prompt_id (the
+prompt's UUID: every event after the first prompt, SessionEnd included), permission_mode (not
+on SessionStart, SessionEnd or MessageDisplay), effort (tool events, PostToolBatch and Stop)
+and hook_event_name. The environment adds what Claude Code sets for a hook run by its SDK CLI
+entry point (`-p`): CLAUDECODE, CLAUDE_CODE_ENTRYPOINT, CLAUDE_CODE_SESSION_ID, ...;
+CLAUDE_EFFORT beside effort, and CLAUDE_ENV_FILE on SessionStart (a file in a folder Claude Code
+makes for the session, whose exports Claude Code applies to later Bash commands).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspector.protocol.claude_events import (
+    CLI_VERSION,
+    POST_TOOL_USE,
+    POST_TOOL_USE_FAILURE,
+    PRE_TOOL_USE,
+    SESSION_START,
+    STOP,
+)
+
+JSONObject = dict[str, Any]
+
+ENTRYPOINT = "sdk-cli"  # `claude -p`; the interactive CLI says "cli"
+EFFORT_LEVEL = "high"
+MESSAGE_DISPLAY = "MessageDisplay"
+SESSION_END = "SessionEnd"
+POST_TOOL_BATCH = "PostToolBatch"
+
+_WITH_EFFORT = frozenset(
+    {PRE_TOOL_USE, POST_TOOL_USE, POST_TOOL_USE_FAILURE, POST_TOOL_BATCH, STOP}
+)
+_NO_PERMISSION_MODE = frozenset({SESSION_START, SESSION_END, MESSAGE_DISPLAY})
+_EVERY_HOOK_ENV = {
+    "CLAUDECODE": "1",
+    "CLAUDE_CODE_ENTRYPOINT": ENTRYPOINT,
+    "CLAUDE_CODE_CHILD_SESSION": "1",
+    "AI_AGENT": f"claude-code_{CLI_VERSION.replace('.', '-')}_harness",
+    "COREPACK_ENABLE_AUTO_PIN": "0",
+    "NoDefaultCurrentDirectoryInExePath": "1",
+}
+
+
+def session_uuid(name: str) -> str:
+    """`name` when it is a UUID (Claude Code's session ids are), else a UUID made from it: the
+    same scenario always plays under the same id."""
+    try:
+        return str(uuid.UUID(name))
+    except ValueError:
+        return str(uuid.uuid5(uuid.NAMESPACE_URL, f"hook-inspector:scenario:{name}"))
+
+
+@dataclass
+class ClaudeSession:
+    session_id: str
+    cwd: str
+    permission_mode: str
+    transcript_path: str = ""  # default: where Claude Code keeps the session's transcript
+    prompt_id: str | None = None  # set by each prompt
+
+    def __post_init__(self) -> None:
+        if not self.transcript_path:
+            folder = re.sub(r"[^A-Za-z0-9]", "-", self.cwd)
+            projects = Path.home() / ".claude" / "projects"
+            self.transcript_path = str(projects / folder / f"{self.session_id}.jsonl")
+
+    def new_prompt(self) -> str:
+        self.prompt_id = str(uuid.uuid4())
+        return self.prompt_id
+
+    def payload(self, event: str, fields: JSONObject) -> JSONObject:
+        """`event`'s stdin: the common fields in Claude Code's order, then `fields`."""
+        payload: JSONObject = {
+            "session_id": self.session_id,
+            "transcript_path": self.transcript_path,
+            "cwd": self.cwd,
+        }
+        if self.prompt_id is not None and event != SESSION_START:
+            payload["prompt_id"] = self.prompt_id
+        if event not in _NO_PERMISSION_MODE:
+            payload["permission_mode"] = self.permission_mode
+        if event in _WITH_EFFORT:
+            payload["effort"] = {"level": EFFORT_LEVEL}
+        return {**payload, "hook_event_name": event, **fields}
+
+    def env(self, event: str) -> dict[str, str]:
+        """The variables Claude Code adds for `event`'s hooks (CLAUDE_PROJECT_DIR is the hooks'
+        own)."""
+        env = {**_EVERY_HOOK_ENV, "CLAUDE_CODE_SESSION_ID": self.session_id}
+        if event in _WITH_EFFORT:
+            env["CLAUDE_EFFORT"] = EFFORT_LEVEL
+        if event == SESSION_START:
+            folder = Path.home() / ".claude" / "session-env" / self.session_id
+            folder.mkdir(parents=True, exist_ok=True)
+            env["CLAUDE_ENV_FILE"] = str(folder / "sessionstart-hook-0.sh")
+        return env

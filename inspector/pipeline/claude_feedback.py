@@ -1,0 +1,49 @@
+"""The words Claude Code 2.1.197 puts in front of the model for a hook's answer, as observed in
+`claude -p` sessions: a refused tool call's tool_result, the system reminders after a tool, and
+the message that sends Claude on after a blocked Stop. `[CMD]` is the hook's command line and an
+exit-2 hook's stderr is passed on as written, newline and all."""
+
+from __future__ import annotations
+
+from inspector.pipeline.claude_answer import BLOCK
+from inspector.pipeline.claude_outcome import EventOutcome, HookRun
+
+
+def _exit_2_text(run: HookRun) -> str:
+    return f"[{run.command}]: {run.exchange.stderr or ''}"
+
+
+def _said(run: HookRun) -> str:
+    """What one blocking run said: its stderr after exit 2, else its reason."""
+    return _exit_2_text(run) if run.exchange.exit_code == 2 else run.answer.reason
+
+
+def refused(outcome: EventOutcome, tool: str) -> str:
+    """The tool_result of a call PreToolUse refused (deny, exit 2, or ask in `-p`): the
+    deciding hook's reason, or `PreToolUse:TOOL hook error: [CMD]: STDERR` after exit 2."""
+    winner = outcome.winner
+    if winner is None or winner.exchange.exit_code != 2:
+        return outcome.reason
+    return f"{outcome.event}:{tool} hook error: {_exit_2_text(winner)}"
+
+
+def after_tool(outcome: EventOutcome, tool: str) -> list[str]:
+    """The system reminders PostToolUse / PostToolUseFailure hooks add after the tool's result,
+    in run order: each block, then each additionalContext."""
+    told = [
+        f'{outcome.event}:{tool} hook blocking error from command: "{run.command}": {_said(run)}'
+        for run in outcome.runs
+        if run.answer.action == BLOCK
+    ]
+    told += [
+        f"{outcome.event}:{tool} hook additional context: {run.answer.context}"
+        for run in outcome.runs
+        if run.answer.context
+    ]
+    return told
+
+
+def stop_blocked(outcome: EventOutcome) -> str:
+    """The user message that sends Claude on after a blocked Stop."""
+    said = [_said(run) for run in outcome.runs if run.answer.action == BLOCK]
+    return "Stop hook feedback:\n" + "\n".join(said)
