@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
 
@@ -22,7 +23,7 @@ from inspector.tui.launch import build_session
 SETTLE_S = 5.0  # the demo's scenario has played by then
 
 
-async def idle_cpu_seconds(app: App[object], seconds: float) -> float:
+async def idle_cpu_seconds(app: App[Any], seconds: float) -> float:
     async with app.run_test(size=(140, 45)):
         await asyncio.sleep(SETTLE_S)
         start = time.process_time()

@@ -46,6 +46,7 @@ from inspector.tui.themes import THEME_VARIABLE_DEFAULTS, load_themes
 from inspector.tui.widgets.detail_pane import TITLES, DetailPane
 from inspector.tui.widgets.event_stream import EventStream
 from inspector.tui.widgets.exchange_list import ExchangeList
+from inspector.tui.widgets.history_input import HistoryInput
 from inspector.tui.widgets.hooks_panel import HooksPanel
 from inspector.tui.widgets.status_line import SessionState, StatusLine
 
@@ -118,6 +119,9 @@ class InspectorApp(App[int]):
         # moved when they are read, however many wait in the queue.
         Binding("slash", "focus_filter", "Filter", priority=True, id="app.filter"),
         Binding("i", "focus_intercept", "Intercept", priority=True, id="app.intercept"),
+        Binding(
+            "H", "toggle_highlight", "Highlight/hide by filter", show=False, id="app.highlight"
+        ),
         Binding("a", "forward", "Forward", id="app.forward"),
         Binding("A", "forward_all", "Forward all", id="app.forward_all"),
         Binding("x", "drop", "Drop", id="app.drop"),
@@ -166,6 +170,8 @@ class InspectorApp(App[int]):
         self.reloader: Reloader | None = None
         self.listener: Listener | None = None
         self._wake_timer: Timer | None = None
+        self._filter_predicate: Callable[[Record], bool] | None = None
+        self._highlighting = False  # the filter marks matching rows instead of hiding the rest
         self._unsubscribe_journal: Callable[[], None] | None = None
 
     # ---- set-up ----------------------------------------------------------------------------
@@ -188,7 +194,7 @@ class InspectorApp(App[int]):
             yield DetailPane(self.engine.journal, id="detail")
         with Horizontal(id="filters"):
             yield Label("filter")
-            yield Input(placeholder="hook:redactor & !status:ok", id="filter")
+            yield HistoryInput(placeholder="hook:redactor & !status:ok", id="filter")
             if not self.session.read_only:  # a saved session has nothing to hold
                 yield Label("intercept")
                 yield Input(placeholder="off · type a filter to hold requests", id="intercept")
@@ -406,8 +412,21 @@ class InspectorApp(App[int]):
             self._filter_problem(event.input, f"{error.message} (column {error.position + 1})")
             return
         self._filter_problem(event.input, "")
-        self.query_one(ExchangeList).set_filter(predicate)
-        self.query_one(EventStream).set_filter(predicate)
+        self._filter_predicate = predicate
+        self._apply_filter()
+
+    def _apply_filter(self) -> None:
+        """The filter hides what does not match, or in highlight mode marks what does."""
+        predicate = self._filter_predicate
+        for records in (self.query_one(ExchangeList), self.query_one(EventStream)):
+            records.set_filter(None if self._highlighting else predicate)
+            records.set_highlight(predicate if self._highlighting else None)
+
+    def action_toggle_highlight(self) -> None:
+        self._highlighting = not self._highlighting
+        self._apply_filter()
+        mode = "marks matching rows and hides none" if self._highlighting else "hides the rest"
+        self.notify(f"The filter {mode}.")
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:

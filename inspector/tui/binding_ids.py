@@ -15,6 +15,7 @@ from inspector.tui.screens.save_as import SaveAsScreen
 from inspector.tui.widgets.detail_pane import DetailPane
 from inspector.tui.widgets.event_stream import EventStream
 from inspector.tui.widgets.exchange_list import ExchangeList
+from inspector.tui.widgets.history_input import HistoryInput
 from inspector.tui.widgets.hooks_panel import HooksPanel
 
 HOLDERS: tuple[type[DOMNode], ...] = (
@@ -22,6 +23,7 @@ HOLDERS: tuple[type[DOMNode], ...] = (
     EventStream,
     HooksPanel,
     DetailPane,
+    HistoryInput,
     ApprovalScreen,
     ComposerScreen,
     HelpScreen,

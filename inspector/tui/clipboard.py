@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 import subprocess
+from typing import Any
 
 from textual.app import App
 
 TMUX_TIMEOUT_S = 5.0
 
 
-def copy_text(app: App[object], text: str) -> str:
+def copy_text(app: App[Any], text: str) -> str:
     """Copy `text`; returns where it went, for the person to know where to paste from."""
     if os.environ.get("TMUX") and _into_tmux(text):
         return "tmux's paste buffer (prefix ]) and, where allowed, the terminal's clipboard"

@@ -76,7 +76,7 @@ def load_settings(
         if key not in _KEYS:
             errors.append(doc.error((key,), f'unknown setting "{key}"{did_you_mean(key, _KEYS)}'))
     theme = _read(doc, data, "theme", _want_theme, None, errors)
-    entries = _read(doc, data, "keymap", want_map, {}, errors)
+    entries: dict[str, object] = _read(doc, data, "keymap", want_map, {}, errors)
     keymap = _keymap(doc, entries, binding_ids, errors)
     theme_dir = _read(doc, data, "theme_dir", want_str, "", errors)
     user_theme_dir = defaults.user_theme_dir

@@ -124,7 +124,11 @@ class RecordList(ScrollView, can_focus=True):
         Binding("enter", "select", "Open", show=False, id="records.select"),
     ]
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"record-list--header", "record-list--cursor"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "record-list--header",
+        "record-list--cursor",
+        "record-list--match",
+    }
 
     DEFAULT_CSS = """
     RecordList {
@@ -137,6 +141,9 @@ class RecordList(ScrollView, can_focus=True):
             background: $panel;
             color: $foreground;
             text-style: bold;
+        }
+        & > .record-list--match {
+            background: $warning 25%;
         }
         & > .record-list--cursor {
             background: $block-cursor-blurred-background;
@@ -192,6 +199,7 @@ class RecordList(ScrollView, can_focus=True):
         self._pending: list[tuple[Record, bool]] = []
         self._predicate: Predicate | None = None
         self._cleared_to = 0  # rows up to this seq are cleared from view (the journal keeps them)
+        self._highlight: Predicate | None = None
         self._cursor = -1
         self._announced: Record | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -228,6 +236,11 @@ class RecordList(ScrollView, can_focus=True):
         record stays highlighted if it still matches, otherwise the next one that does."""
         self._predicate = predicate
         self._rebuild()
+
+    def set_highlight(self, predicate: Predicate | None) -> None:
+        """Mark the rows for which `predicate` holds, hiding none (None: mark nothing)."""
+        self._highlight = predicate
+        self.refresh()
 
     def clear(self) -> None:
         """Start the view afresh: hide every row there is now; new ones show as they come."""
@@ -422,11 +435,13 @@ class RecordList(ScrollView, can_focus=True):
         row = self.scroll_offset.y + y - 1
         if row >= len(self._index):
             return Strip.blank(width, self.rich_style)
+        record = self._index[row]
         if row == self._cursor:
             base = self.get_component_rich_style("record-list--cursor")
+        elif self._highlight is not None and self._highlight(record):
+            base = self.get_component_rich_style("record-list--match")
         else:
             base = self.rich_style
-        record = self._index[row]
         if self.is_live(record):  # its clock runs: repaint while it is on screen
             self._wake()
         return self._strip(self.cells(record), base, width)
