@@ -3,7 +3,8 @@
     .venv/bin/python scripts/screenshots.py
 
 Each shot runs the bundled demo headless at 160x48 (run_test), waits until the scenario has
-finished (or, for the approval, until the prompt is open), then saves an SVG. PNGs come from
+finished (or, for the approval, until the prompt is open; for the held request, until the
+intercept holds the first tool call), then saves an SVG. PNGs come from
 cairosvg when importable (with fonts-firacode installed they match the SVG pixel for pixel), else
 from rsvg-convert when it is on PATH, else they are skipped with a note.
 """
@@ -86,6 +87,23 @@ def demo_session() -> Session:
     return Session(engine=engine, scenario=DEMO_SCENARIO)
 
 
+HELD = "method:before_tool"
+
+
+def held_session() -> Session:
+    """The demo with an intercept on: its first tool call waits at the stage's entry."""
+    session = demo_session()
+    session.engine.set_intercept(HELD)
+    return session
+
+
+async def request_held(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, InspectorApp)
+    app.query_one("#intercept", Input).value = HELD  # as if typed: the field shows what holds
+    await wait_until(pilot, "a held call", lambda: bool(app.engine.held))
+
+
 def demo_with_me_session(folder: Path) -> Session:
     """The demo plus a person (`me`) in the approval chain after review_gate."""
     hooks = yaml.safe_load(DEMO_CONFIG.read_text(encoding="utf-8"))["hooks"]
@@ -123,6 +141,7 @@ async def take_all(root: Path) -> list[Path]:
         await take(
             "approval", demo_with_me_session(root), approval_open, settings_dir(root, "c", dark)
         ),
+        await take("held", held_session(), request_held, settings_dir(root, "e", dark)),
         await take(
             "light",
             demo_session(),
