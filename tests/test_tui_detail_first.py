@@ -4,7 +4,7 @@ reason of an answer, above meta and context; long strings wrap instead of runnin
 from __future__ import annotations
 
 from test_tui_widgets import harness, until
-from textual.widgets import TextArea
+from textual.widgets import Input, TextArea
 
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange
@@ -51,3 +51,23 @@ async def test_the_call_and_the_verdict_come_before_meta_and_long_strings_wrap()
         await until(pilot, lambda: '"action"' in answer.text)
         action, reason = lines_with(answer.text, "action", "reason")
         assert action < reason
+
+
+async def test_find_in_the_request_tab_selects_each_match_in_turn() -> None:
+    journal = Journal()
+    record = journal.append(tool_call())
+    pane = DetailPane(journal)
+    async with harness(pane).run_test(size=(100, 40)) as pilot:
+        pane.show(record)
+        area = pane.query_one(f"#{tab_id('request')}").query_one(TextArea)
+        await until(pilot, lambda: '"tool"' in area.text)
+        pane.start_search()
+        field = pane.query_one("#detail-search", Input)
+        await until(pilot, lambda: field.has_focus)
+        await pilot.press(*"AGENT", "enter")  # case is ignored
+        first = area.selection
+        assert area.selected_text == "Agent"  # "AgentID" in meta
+        await pilot.press("enter")
+        assert area.selection != first  # the next one: "agent:main:main"
+        assert area.selected_text.lower() == "agent"
+        assert not pane.find("no such text")

@@ -129,6 +129,7 @@ class InspectorApp(App[int]):
         Binding("s", "pick_scenario", "Scenario", id="app.scenario"),
         Binding("p", "answer_approval", "Approvals", show=False, id="app.approvals"),
         Binding("R", "rules", "Rules", show=False, id="app.rules"),
+        Binding("ctrl+f", "search_detail", "Find in the detail tab", show=False, id="app.find"),
         Binding("y", "copy_shell", "Copy as shell", show=False, id="app.copy"),
         Binding(
             "u", "copy_raw('request')", "Copy the raw request", show=False, id="app.copy_request"
@@ -459,6 +460,9 @@ class InspectorApp(App[int]):
 
     def action_detail_tab(self, tab: str) -> None:
         self.query_one(DetailPane).open_tab(tab)
+
+    def action_search_detail(self) -> None:
+        self.query_one(DetailPane).start_search()
 
     def action_step_tab(self, step: int) -> None:
         self.query_one(DetailPane).step_tab(step)

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Input, Static, TabbedContent, TabPane, TextArea
 
 from inspector.bridge.deadline import deadline_summary
 from inspector.hosts import host_label
@@ -26,6 +26,7 @@ from inspector.tui.widgets.exchange_list import LIVE_STATUSES
 from inspector.tui.widgets.json_view import MAX_LINES, capped, json_text, leading, pretty_lines
 from inspector.tui.widgets.record_list import REFRESH_S, clock
 from inspector.tui.widgets.styles import BOLD, DIM, VERDICT_STYLE, severity_style
+from inspector.tui.widgets.text_search import find_next
 
 TITLES = {
     "request": "Request",
@@ -269,6 +270,8 @@ class DetailPane(Widget):
         & TabPane { height: 1fr; padding: 0; }
         & TabPane > TextArea { height: 1fr; border: none; }
         & TabPane > VerticalScroll { height: 1fr; padding: 0 1; }
+        & > #detail-search { display: none; height: 1; border: none; padding: 0 1; }
+        & > #detail-search.-shown { display: block; }
     }
     """
 
@@ -306,6 +309,7 @@ class DetailPane(Widget):
                     else:
                         with VerticalScroll():
                             yield Static(markup=False)
+        yield Input(placeholder="find in this tab: enter finds the next match", id="detail-search")
 
     @property
     def record(self) -> Record | None:
@@ -317,6 +321,29 @@ class DetailPane(Widget):
 
     def open_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab_id(tab)
+
+    def start_search(self) -> None:
+        """Show the search field under the tabs and type into it."""
+        field = self.query_one("#detail-search", Input)
+        field.add_class("-shown")
+        self.screen.set_focus(field)
+
+    @on(Input.Submitted, "#detail-search")
+    def _search(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.find(event.value)
+
+    def find(self, text: str) -> bool:
+        """Select the next match of `text` in the Request or Response tab."""
+        tab = self.active_tab
+        if tab not in JSON_TABS:
+            self.notify("Search finds text in the Request and Response tabs.", severity="warning")
+            return False
+        area = self.query_one(f"#{tab_id(tab)}", TabPane).query_one(TextArea)
+        if find_next(area, text):
+            return True
+        self.notify(f"{one_line(text)!r} is not in the {TITLES[tab]} tab.", severity="warning")
+        return False
 
     def step_tab(self, step: int) -> None:
         """The next (1) or previous (-1) tab, round the end."""
