@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from inspector.bridge.listener import REFUSED
+from inspector.bridge.session import CONNECTED, DISCONNECTED
 from inspector.filter import FilterError, compile_filter
 from inspector.filter.known_values import KNOWN_VALUES
 from inspector.journal.records import (
@@ -283,6 +285,14 @@ def test_bad_expressions_say_what_and_where(expression: str, position: int, mess
     assert caught.value.position == position
     assert caught.value.message.startswith(message)
     assert str(caught.value) == f"{caught.value.message} (column {position + 1})"
+
+
+def test_every_state_a_lifecycle_record_can_have_is_a_known_state() -> None:
+    """A relay's connection states come from the bridge, a layer above the filter."""
+    relay_states = {CONNECTED, DISCONNECTED, REFUSED}
+    assert relay_states <= set(KNOWN_VALUES["state"])
+    for state in relay_states:
+        assert compile_filter(f"state:{state}")(Lifecycle(hook="picoclaw", state=state))
 
 
 def test_an_unknown_field_far_from_any_lists_the_fields() -> None:

@@ -27,7 +27,11 @@ STATUSES = (
     records.STATUS_HELD,
     records.STATUS_CANCELLED,
 )
-STATES = (STARTING, READY, FAILED, EXITED, RESTARTING, STOPPING, STOPPED)
+# A hook process's states, then a relay's (inspector.bridge is a layer above: spelled out here)
+STATES = (
+    *(STARTING, READY, FAILED, EXITED, RESTARTING, STOPPING, STOPPED),
+    *("connected", "disconnected", "refused"),
+)
 # A decision names its stage bare (before_tool); command hooks' methods are their hosts' events.
 METHOD_NAMES = (*METHODS, *STAGES, *JCLI_EVENTS, *CLAUDE_EVENTS)
 SEVERITIES = ("error", "warn", "warning", "info")
