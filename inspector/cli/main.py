@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+
     from inspector.bridge.listener import ListenOptions
 
 from inspector import __version__
@@ -43,6 +44,8 @@ def _add_saved_journal(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # not at the top: the relay, started once per hook event, never needs it
+
     parser = argparse.ArgumentParser(
         prog="hook-inspector",
         description=DESCRIPTION,

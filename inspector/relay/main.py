@@ -6,19 +6,20 @@ Imports only the standard library and the bridge's relay modules, so it starts f
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.relay.command_main import command_host, host_port
+from inspector.relay.command_args import argparse_type, command_host, host_port
 from inspector.relay.command_main import main as command_main
 from inspector.relay.log import Log
 from inspector.relay.wire import DEFAULT_DEADLINES_MS, default_socket_path
 
 if TYPE_CHECKING:
+    import argparse
+
     from inspector.relay.link import Endpoint
 
 DESCRIPTION = """\
@@ -29,6 +30,8 @@ hook: interceptors continue, approvals are denied."""
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # not at the top: a command relay never needs it
+
     parser = argparse.ArgumentParser(
         prog="hook-inspector relay",
         description=DESCRIPTION,
@@ -42,7 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the inspector's Unix socket (default: {default_socket_path()})",
     )
     where.add_argument(
-        "--connect", metavar="HOST:PORT", type=host_port, help="reach the inspector over TCP"
+        "--connect",
+        metavar="HOST:PORT",
+        type=argparse_type(host_port),
+        help="reach the inspector over TCP",
     )
     parser.add_argument(
         "--token-file",
@@ -61,14 +67,14 @@ def build_parser() -> argparse.ArgumentParser:
     for kind in DEFAULT_DEADLINES_MS:
         parser.add_argument(
             f"--{kind}-timeout-ms",
-            type=_positive,
+            type=argparse_type(_positive),
             default=DEFAULT_DEADLINES_MS[kind],
             metavar="N",
             help=f"the agent's {kind} timeout (default: %(default)s, PicoClaw's)",
         )
     parser.add_argument(
         "--keep-events",
-        type=_positive,
+        type=argparse_type(_positive),
         default=1000,
         metavar="N",
         help="runtime events kept while no inspector is connected (default: %(default)s)",
@@ -114,7 +120,7 @@ def _endpoint(args: argparse.Namespace) -> Endpoint:
 
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) == 0:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+        raise ValueError(f"expected a positive whole number, got {text!r}")
     return int(text)
 
 

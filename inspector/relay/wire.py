@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +57,12 @@ APPROVAL_METHODS = frozenset({"hook.approve_tool"})
 def default_socket_path() -> Path:
     """A private per-user folder, so a relay started with no flags finds the inspector."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
-    base = (
-        Path(runtime) if runtime else Path(tempfile.gettempdir()) / f"hook-inspector-{os.getuid()}"
-    )
-    return base / "hook-inspector" / SOCKET_NAME if runtime else base / SOCKET_NAME
+    if runtime:
+        return Path(runtime) / "hook-inspector" / SOCKET_NAME
+    import tempfile  # only here: a command relay starts once per event, and this import is slow
+
+    base = Path(tempfile.gettempdir()) / f"hook-inspector-{os.getuid()}"
+    return base / SOCKET_NAME
 
 
 def greeting(

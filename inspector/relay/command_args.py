@@ -1,0 +1,176 @@
+"""The command relay's flags. A host starts the relay once per event, so a plainly well-formed
+command line (what `hook-inspector install` writes) is read without argparse, whose import is a
+good part of the relay's start; `--help` and anything unusual go to argparse, for its help text
+and its one-line errors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from inspector.relay.command_wire import DEFAULT_TIMEOUT_MS
+from inspector.relay.wire import answer_by_ms
+
+if TYPE_CHECKING:
+    import argparse
+
+HOST_FLAG = "--host"
+VALUE_FLAGS = (HOST_FLAG, "--socket", "--connect", "--token-file", "--name", "--timeout")
+MAX_TIMEOUT_S = 86_400
+
+DESCRIPTION = """\
+Run by Claude Code (or j-cli) as a command hook, once per event: hands the event to a running
+hook-inspector, whose hooks and person decide, and prints its answer as this hook's. With no
+inspector listening (or one that does not answer in time) it exits 0 with no output, as if the
+hook were absent, and says why on stderr."""
+
+
+class CommandArgs(NamedTuple):
+    host: str
+    socket: Path | None
+    connect: tuple[str, int] | None
+    token_file: Path | None
+    name: str | None
+    timeout_ms: int
+
+
+def command_host(argv: Sequence[str]) -> str | None:
+    """The host `--host` names in `argv` when it is a command-hook host, else None."""
+    for index, word in enumerate(argv):
+        if word.startswith(HOST_FLAG + "="):
+            value = word.partition("=")[2]
+        elif word == HOST_FLAG and index + 1 < len(argv):
+            value = argv[index + 1]
+        else:
+            continue
+        return value if value in DEFAULT_TIMEOUT_MS else None
+    return None
+
+
+def parse(argv: Sequence[str]) -> CommandArgs:
+    """The flags in `argv`; on a bad command line argparse says why and exits 2."""
+    try:
+        return _read(_flags(argv))
+    except ValueError:
+        return _with_argparse(argv)
+
+
+def host_port(text: str) -> tuple[str, int]:
+    """`--connect`'s value: HOST:PORT, with [brackets] around an IPv6 host."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"expected HOST:PORT, got {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def milliseconds(text: str) -> int:
+    """`--timeout`'s value, seconds as the host's config gives them, in milliseconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds <= MAX_TIMEOUT_S:
+        raise ValueError(f"expected a positive number of seconds, got {text!r}")
+    return round(seconds * 1000)
+
+
+def argparse_type(check: Callable[[str], object]) -> Callable[[str], object]:
+    """`check` as an argparse type: its ValueError becomes argparse's one-line error."""
+    import argparse
+
+    def convert(text: str) -> object:
+        try:
+            return check(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return convert
+
+
+def _flags(argv: Sequence[str]) -> dict[str, str]:
+    """Each flag once, with a value; ValueError for anything else (--help included)."""
+    flags: dict[str, str] = {}
+    words = iter(argv)
+    for word in words:
+        flag, equals, value = word.partition("=")
+        if flag not in VALUE_FLAGS or flag in flags:
+            raise ValueError(word)
+        if not equals:
+            value = next(words, "-")
+            if value.startswith("-"):
+                raise ValueError(word)
+        flags[flag] = value
+    return flags
+
+
+def _read(flags: dict[str, str]) -> CommandArgs:
+    host = flags.get(HOST_FLAG, "")
+    if host not in DEFAULT_TIMEOUT_MS or ("--socket" in flags and "--connect" in flags):
+        raise ValueError(host)
+    connect = host_port(flags["--connect"]) if "--connect" in flags else None
+    token_file = Path(flags["--token-file"]) if "--token-file" in flags else None
+    if connect and token_file is None:
+        raise ValueError("--connect needs --token-file")
+    timeout = flags.get("--timeout")
+    timeout_ms = milliseconds(timeout) if timeout else DEFAULT_TIMEOUT_MS[host]
+    if answer_by_ms(timeout_ms) <= 0:
+        raise ValueError("no time to answer")
+    socket = flags.get("--socket")
+    return CommandArgs(
+        host, Path(socket) if socket else None, connect, token_file, flags.get("--name"), timeout_ms
+    )
+
+
+def _with_argparse(argv: Sequence[str]) -> CommandArgs:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.connect and not args.token_file:
+        parser.error("--connect needs --token-file")
+    timeout_ms = args.timeout or DEFAULT_TIMEOUT_MS[args.host]
+    if answer_by_ms(timeout_ms) <= 0:
+        parser.error(f"--timeout {timeout_ms / 1000:g} leaves no time to answer")
+    return CommandArgs(args.host, args.socket, args.connect, args.token_file, args.name, timeout_ms)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from inspector.relay.wire import default_socket_path
+
+    parser = argparse.ArgumentParser(
+        prog="hook-inspector relay",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(HOST_FLAG, required=True, choices=sorted(DEFAULT_TIMEOUT_MS))
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--socket",
+        type=Path,
+        metavar="PATH",
+        help=f"the inspector's Unix socket (default: {default_socket_path()})",
+    )
+    where.add_argument(
+        "--connect",
+        metavar="HOST:PORT",
+        type=argparse_type(host_port),
+        help="reach the inspector over TCP",
+    )
+    parser.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="FILE",
+        help="file holding the inspector's token (required with --connect)",
+    )
+    parser.add_argument(
+        "--name", metavar="LABEL", help="how the inspector labels this agent (default: the host)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=argparse_type(milliseconds),
+        metavar="S",
+        help="the handler's timeout in the host's config, in seconds (default: the host's,"
+        " 600 for Claude Code, 10 for j-cli); the relay answers a little before it",
+    )
+    return parser
