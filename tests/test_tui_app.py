@@ -560,7 +560,8 @@ async def test_f1_shows_help_for_the_focused_panel(tmp_path: Path) -> None:
 
 def remap_compose(settings: Path) -> None:
     settings.mkdir(parents=True, exist_ok=True)
-    (settings / SETTINGS_FILE).write_text('keymap:\n  app.compose: "k"\n')
+    # o: a key nothing else takes (k moves up in the lists, whose keys come before the app's)
+    (settings / SETTINGS_FILE).write_text('keymap:\n  app.compose: "o"\n')
 
 
 async def test_keymap_in_settings_moves_compose_to_another_key(tmp_path: Path) -> None:
@@ -570,18 +571,18 @@ async def test_keymap_in_settings_moves_compose_to_another_key(tmp_path: Path) -
         await pilot.press("c")
         await pilot.pause()
         assert not isinstance(app.screen, ComposerScreen)
-        await pilot.press("k")
-        await opened(pilot, ComposerScreen, "the composer on k")
+        await pilot.press("o")
+        await opened(pilot, ComposerScreen, "the composer on o")
         await pilot.press("escape", "f1")
         help_screen = await opened(pilot, HelpScreen, "the help screen")
-        assert "| `k` | Compose | `app.compose` |" in help_screen.markdown
+        assert "| `o` | Compose | `app.compose` |" in help_screen.markdown
 
 
 async def test_palette_names_the_remapped_key(tmp_path: Path) -> None:
     remap_compose(tmp_path)
     app = quiet_app(tmp_path)
     async with running(app):
-        assert palette_commands(app)["Compose"] == "key k · binding id app.compose"
+        assert palette_commands(app)["Compose"] == "key o · binding id app.compose"
 
 
 # ---- follow, scenarios, shutdown -----------------------------------------------------------
