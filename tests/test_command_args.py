@@ -1,0 +1,51 @@
+"""The command relay's flags: the quick reading (no argparse) and argparse agree, and a bad
+command line is one line on stderr and exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.relay.command_args import CommandArgs, _with_argparse, parse
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--host", "claude"],
+        ["--host=jcli", "--timeout", "1.5", "--name", "agent-1"],
+        ["--host", "claude", "--socket", "/tmp/x.sock", "--timeout=90"],
+        ["--host", "claude", "--connect", "[::1]:7777", "--token-file", "/tmp/token"],
+    ],
+)
+def test_the_quick_reading_agrees_with_argparse(argv: list[str]) -> None:
+    assert parse(argv) == _with_argparse(argv)
+
+
+def test_flags_are_read_as_the_host_config_gives_them() -> None:
+    argv = ["--host", "claude", "--socket", "/tmp/x.sock", "--timeout", "1.5"]
+    assert parse(argv) == CommandArgs("claude", Path("/tmp/x.sock"), None, None, None, 1500)
+    assert parse(["--host", "jcli"]).timeout_ms == 10_000
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--host", "claude", "--timeout", "nope"], "expected a positive number of seconds"),
+        (["--host", "claude", "--timeout", "0.01"], "leaves no time to answer"),
+        (["--host", "claude", "--connect", "127.0.0.1:7777"], "--connect needs --token-file"),
+        (["--host", "claude", "--connect", "nowhere"], "expected HOST:PORT"),
+        (["--host", "claude", "--socket", "a", "--connect", "h:1"], "not allowed with"),
+        (["--host", "claude", "--colour"], "unrecognized arguments: --colour"),
+        (["--host", "claude", "--name"], "expected one argument"),
+    ],
+)
+def test_a_bad_command_line_is_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        parse(argv)
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err.splitlines()[-1]
+    assert error.startswith("hook-inspector relay: error:") and message in error
