@@ -244,10 +244,14 @@ class Engine:
         if expression is None or not expression.strip():
             self.set_intercept_predicate(None)
             return
-        from inspector.filter import compile_filter  # lazily: only intercepting needs it
+        from inspector.filter import FilterError, compile_filter  # lazily: only intercepting
 
         at, rest = split_target(expression)
-        predicate = compile_filter(rest) if rest else _everything
+        try:
+            predicate = compile_filter(rest) if rest else _everything
+        except FilterError as error:  # count the column in what was typed, '@hook ' included
+            offset = len(expression.rstrip()) - len(rest)
+            raise FilterError(error.message, error.position + offset) from None
         self.set_intercept_predicate(predicate, expression.strip(), at=at)
 
     def set_intercept_predicate(

@@ -259,6 +259,20 @@ async def test_a_held_approval_for_a_manual_hook_becomes_its_prompt_when_forward
     assert waiting.exchange.edited and waiting.exchange.status == "ok"
 
 
+@pytest.mark.parametrize(
+    ("typed", "column"), [("status:timout", 8), ("@hook status:timout", 14), ("@stage  (x", 11)]
+)
+async def test_an_intercept_error_names_the_column_in_what_was_typed(
+    typed: str, column: int
+) -> None:
+    from inspector.filter import FilterError
+
+    async with Engine(config_of()) as engine:
+        with pytest.raises(FilterError) as caught:
+            engine.set_intercept(typed)
+    assert str(caught.value).endswith(f"(column {column})")
+
+
 async def test_set_intercept_compiles_the_filter_language() -> None:
     filters = pytest.importorskip("inspector.filter")
     if not hasattr(filters, "compile_filter"):
