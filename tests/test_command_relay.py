@@ -190,6 +190,7 @@ async def test_a_held_pretooluse_forwarded_edited_goes_back_as_updated_input(
     }
     (exchange,) = relayed(engine)
     assert exchange.edited and exchange.action == "modify"
+    assert [finding.code for finding in exchange.findings] == ["held-at-stage"]
     assert exchange.request is not None
     assert exchange.request["tool_input"] == {"command": "rm -rf build/tmp"}
 

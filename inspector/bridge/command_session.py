@@ -5,7 +5,8 @@ relay's deadline, and the answer becomes the hook's stdout, stderr and exit code
 The event is an exchange of the relay (source `relay:<name>`, the host's event as its method, the
 host's stdin as its request) in the same journal as everything else. The intercept can hold it:
 forwarded as it was, it goes on to the hooks; with a PreToolUse's tool_input edited, the edit goes
-back to Claude Code as updatedInput; dropped, the host reads a hook that said nothing."""
+back to Claude Code as updatedInput; dropped, the host reads a hook that said nothing. It is held
+as the stage's entry (the intercept's default target); `@hook` holds the hooks' own runs."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from inspector.journal.records import (
 )
 from inspector.pipeline.claude_hooks import ClaudeHooks
 from inspector.pipeline.claude_outcome import EventOutcome
+from inspector.pipeline.gate import AT_STAGE
 from inspector.pipeline.jcli_chain import JcliChain
 from inspector.protocol.claude_events import PRE_TOOL_USE
 from inspector.relay import command_wire
@@ -165,9 +167,10 @@ class CommandSession:
             source=self.source,
             status=STATUS_HELD,
             deadline=time.time() + self.deadline.left_s(),
+            stage_entry=True,  # the host's call itself, before any of the inspector's hooks
         )
         gate = self.engine.gate
-        hold = gate.predicate is not None and gate.predicate(candidate)
+        hold = gate.at == AT_STAGE and gate.predicate is not None and gate.predicate(candidate)
         if hold:
             self.deadline.held.append(candidate)
         else:
