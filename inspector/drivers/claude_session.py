@@ -102,3 +102,54 @@ class ClaudeSession:
             folder.mkdir(parents=True, exist_ok=True)
             env["CLAUDE_ENV_FILE"] = str(folder / "sessionstart-hook-0.sh")
         return env
+
+
+def example_payload(event: str, cwd: str) -> JSONObject:
+    """A believable stdin for `event` in a session in `cwd`, as Claude Code sends it: what the
+    composer and `check` start from."""
+    session = ClaudeSession(session_uuid("composer"), cwd, "default")
+    session.prompt_id = session_uuid("composer prompt")
+    return session.payload(event, _EXAMPLE_FIELDS.get(event, {}))
+
+
+_PROMPT = "What does this project do?"
+_REPLY = "It inspects agent hooks."
+_TOOL = {"tool_name": "Bash", "tool_input": {"command": "ls", "description": "List files"}}
+_TOOL_ID = {"tool_use_id": "toolu_01"}
+_BASH_RESULT = {
+    "stdout": "README.md",
+    "stderr": "",
+    "interrupted": False,
+    "isImage": False,
+    "noOutputExpected": False,
+}
+_STOPPING = {"stop_hook_active": False, "last_assistant_message": _REPLY}
+_EXAMPLE_FIELDS: dict[str, JSONObject] = {
+    SESSION_START: {"source": "startup"},
+    "UserPromptSubmit": {"prompt": _PROMPT},
+    MESSAGE_DISPLAY: {
+        "turn_id": session_uuid("composer turn"),
+        "message_id": session_uuid("composer message"),
+        "index": 0,
+        "final": True,
+        "delta": _REPLY,
+    },
+    PRE_TOOL_USE: {**_TOOL, **_TOOL_ID},
+    "PermissionRequest": {**_TOOL, "permission_suggestions": []},
+    POST_TOOL_USE: {**_TOOL, "tool_response": _BASH_RESULT, **_TOOL_ID, "duration_ms": 12},
+    POST_TOOL_USE_FAILURE: {
+        **_TOOL,
+        **_TOOL_ID,
+        "error": "Exit code 1\nls: cannot access",
+        "is_interrupt": False,
+        "duration_ms": 12,
+    },
+    POST_TOOL_BATCH: {"tool_calls": [{**_TOOL, **_TOOL_ID, "tool_response": "README.md"}]},
+    "Notification": {
+        "message": "Claude needs your permission to use Bash",
+        "notification_type": "permission_prompt",
+    },
+    STOP: {**_STOPPING, "background_tasks": [], "session_crons": []},
+    "SubagentStop": _STOPPING,
+    SESSION_END: {"reason": "other"},
+}

@@ -7,6 +7,7 @@ from typing import Any
 
 from inspector.config.jcli_events import MODEL_EVENTS, TOOL_EVENTS
 from inspector.config.model import Config
+from inspector.drivers.claude_session import example_payload
 from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.journal import Journal
@@ -65,18 +66,9 @@ def events(host: CommandHost | None) -> list[str]:
 def context_template(host: CommandHost | None, event: str) -> dict[str, Any]:
     """A believable stdin context for one event, for the composer to start from."""
     if isinstance(host, ClaudeHooks):
-        context: dict[str, Any] = {
-            "session_id": "composer",
-            "transcript_path": "",
-            "cwd": host.project_dir,
-            "permission_mode": "default",
-            "hook_event_name": event,
-        }
-        if "ToolUse" in event:
-            context |= {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
-        return context | _CLAUDE_EVENT_FIELDS.get(event, {})
+        return example_payload(event, host.project_dir)
     cwd = host.cwd if isinstance(host, JcliChain) else "."
-    context = {"event": event, "session_id": "composer", "cwd": cwd}
+    context: dict[str, Any] = {"event": event, "session_id": "composer", "cwd": cwd}
     if "tool" in event:
         context |= {"tool_name": "Bash", "tool_arguments": '{"command":"ls"}'}
     if event in ("pre_send_message", "post_send_message"):
@@ -88,8 +80,7 @@ def context_template(host: CommandHost | None, event: str) -> dict[str, Any]:
     return context | _JCLI_EVENT_FIELDS.get(event, {})
 
 
-# What each event's call site adds (the turn runners fill the same fields), as the real hosts
-# spell it (Claude Code 2.1.197's payloads in tests/real_agents/data).
+# What each j-cli event's call site adds (the turn runner fills the same fields).
 _PROMPT = "What does this project do?"
 _REPLY = "It inspects agent hooks."
 _SYSTEM = "You are a helpful assistant."
