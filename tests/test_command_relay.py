@@ -336,3 +336,54 @@ async def test_a_relay_among_the_inspectors_own_hooks_answers_at_once_instead_of
     ]
     assert inner.exit_code == 0 and "loop" in (inner.stderr or "")
     assert INSIDE_INSPECTOR not in os.environ  # the listener is closed
+
+
+def permission_request(command: str) -> dict[str, Any]:
+    event = {key: value for key, value in pre_tool_use(command).items() if key != "tool_use_id"}
+    return {
+        **event,
+        "hook_event_name": "PermissionRequest",
+        "permission_suggestions": [{"type": "addRules", "behavior": "allow"}],
+    }
+
+
+def dialog_answer(behavior: str, **more: Any) -> dict[str, Any]:
+    decision = {"behavior": behavior, **more}
+    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
+
+
+async def test_a_permission_request_is_answered_with_decision_behavior_deny_winning(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    allow = spec(reply(0, dialog_answer("allow")), "PermissionRequest")
+    deny = spec(reply(0, dialog_answer("deny", message="not here")), "PermissionRequest")
+    async with inspector(allow, deny, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        run = await run_relay(socket_path, permission_request("rm -rf /"))
+    assert run.output == {
+        "hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": "not here"},
+        }
+    }
+    assert relayed(engine)[0].action == "deny"
+
+
+async def test_a_permission_request_allowed_with_updated_input_passes_it_on(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    answer = dialog_answer("allow", updatedInput={"command": "ls -la"})
+    allow = spec(reply(0, answer), "PermissionRequest")
+    async with inspector(allow, socket_path=socket_path, workdir=tmp_path):
+        run = await run_relay(socket_path, permission_request("ls"))
+    decision = run.output["hookSpecificOutput"]["decision"]
+    assert decision == {"behavior": "allow", "updatedInput": {"command": "ls -la"}}
+
+
+async def test_a_permission_request_hook_that_exits_2_denies_the_dialog(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    guard = spec(script("guard_rm.sh"), "PermissionRequest")
+    async with inspector(guard, socket_path=socket_path, workdir=tmp_path):
+        run = await run_relay(socket_path, permission_request("rm -rf /"))
+    decision = run.output["hookSpecificOutput"]["decision"]
+    assert decision["behavior"] == "deny" and "rm -rf is not allowed" in decision["message"]

@@ -53,7 +53,8 @@ def claude_output(outcome: EventOutcome, edited_input: JSONObject | None = None)
     tool_input as the person changed it, sent on as updatedInput."""
     event = outcome.event
     output: JSONObject = {}
-    verdict = DENY if outcome.verdict == BLOCK and event == PRE_TOOL_USE else outcome.verdict
+    blocks_the_tool = event in (PRE_TOOL_USE, PERMISSION_REQUEST)
+    verdict = DENY if outcome.verdict == BLOCK and blocks_the_tool else outcome.verdict
     if verdict == STOP:
         output |= {"continue": False, "stopReason": outcome.reason}
     specific: JSONObject = {}

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.command_answer import ABSENT, HookOutput, claude_output, jcli_output
 from inspector.bridge.command_greeting import CommandGreeting
+from inspector.bridge.command_permission import permission_outcome
 from inspector.bridge.deadline import DEADLINE_CODE, CallDeadline
 from inspector.bridge.greeting import Greeting
 from inspector.hooks.command_hook import parse_stdout
@@ -222,8 +223,10 @@ class CommandSession:
         commands = self.engine.commands
         if self.command.host == CLAUDE:
             if isinstance(commands, ClaudeHooks):
-                outcome = await commands.fire(
-                    candidate.method, payload, source=self.source, ask_by=self.deadline.hooks_by
+                outcome = permission_outcome(
+                    await commands.fire(
+                        candidate.method, payload, source=self.source, ask_by=self.deadline.hooks_by
+                    )
                 )
             else:
                 self._no_hooks(candidate)
