@@ -4,7 +4,8 @@ Claude Code runs a hook as `/bin/sh -c COMMAND` with the event on stdin, once pe
 a small PreToolUse hook run that way directly. Measured: `sh -c "hook-inspector relay --host
 claude ..."`, which hands the event to a running `hook-inspector serve` whose config runs that
 same hook and answers with its decision. A third series runs the relay with no inspector
-listening: the relay's own start (Python and its imports), which is most of what it adds. The
+listening: the relay's own start (Python and its imports), which is most of what it adds; a
+fourth, `python -c pass`, is Python's own start-up, the floor under any Python hook. The
 series take turns, so load falls on all alike. Like an installed package (pip compiles it), the
 runs use bytecode: it is cached in the run's own folder (PYTHONPYCACHEPREFIX), whatever
 PYTHONDONTWRITEBYTECODE says, so the checkout stays clean.
@@ -68,13 +69,14 @@ def run(quick: bool) -> list[Row]:
             answer = hook_run(relay, env)
             assert b'"permissionDecision":"allow"' in answer, answer  # the hook really decided
             hook_run(absent, env)  # compiles what only the relay imports
-            series: dict[str, list[float]] = {direct: [], relay: [], absent: []}
+            python = f"{shlex.quote(sys.executable)} -c pass"
+            series: dict[str, list[float]] = {direct: [], relay: [], absent: [], python: []}
             for _ in range(QUICK_RUNS if quick else RUNS):
                 for command, times in series.items():
                     started = time.perf_counter()
                     hook_run(command, env)
                     times.append((time.perf_counter() - started) * 1000)
-    before, after, alone = (statistics.median(times) for times in series.values())
+    before, after, alone, bare = (statistics.median(times) for times in series.values())
     added = after - before
     verdict = "met" if added < TARGET_ADDED_MS else "missed"
     return [
@@ -85,7 +87,7 @@ def run(quick: bool) -> list[Row]:
             None,
             f"baseline = the same hook run directly by sh -c; adds {added:.1f} ms (target <"
             f" {TARGET_ADDED_MS:.0f} ms: {verdict}); the relay alone, with no inspector, adds"
-            f" {alone - before:.1f} ms (Python start-up and imports)",
+            f" {alone - before:.1f} ms, of which {bare - before:.1f} ms is Python's own start-up",
             limit=before + TARGET_ADDED_MS,
         )
     ]

@@ -9,4 +9,5 @@ def test_claude_relay_quick_measures_a_hook_run_through_the_relay() -> None:
     [figure] = claude_relay.run(quick=True)
     assert 0 < figure.baseline < figure.measured
     assert "adds" in figure.note and "the relay alone" in figure.note
+    assert "Python's own start-up" in figure.note
     assert "claude_relay" in BENCHMARKS
