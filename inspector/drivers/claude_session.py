@@ -7,13 +7,15 @@ on SessionStart, SessionEnd or MessageDisplay), effort (tool events, PostToolBat
 and hook_event_name. The environment adds what Claude Code sets for a hook run by its SDK CLI
 entry point (`-p`): CLAUDECODE, CLAUDE_CODE_ENTRYPOINT, CLAUDE_CODE_SESSION_ID, ...;
 CLAUDE_EFFORT beside effort, and CLAUDE_ENV_FILE on SessionStart (a file in a folder Claude Code
-makes for the session, whose exports Claude Code applies to later Bash commands).
+makes for the session, one per SessionStart hook, whose exports Claude Code applies to later Bash
+commands).
 """
 
 from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ EFFORT_LEVEL = "high"
 MESSAGE_DISPLAY = "MessageDisplay"
 SESSION_END = "SessionEnd"
 POST_TOOL_BATCH = "PostToolBatch"
+ENV_FILE = "CLAUDE_ENV_FILE"
 
 _WITH_EFFORT = frozenset(
     {PRE_TOOL_USE, POST_TOOL_USE, POST_TOOL_USE_FAILURE, POST_TOOL_BATCH, STOP}
@@ -100,8 +103,21 @@ class ClaudeSession:
         if event == SESSION_START:
             folder = Path.home() / ".claude" / "session-env" / self.session_id
             folder.mkdir(parents=True, exist_ok=True)
-            env["CLAUDE_ENV_FILE"] = str(folder / "sessionstart-hook-0.sh")
+            env[ENV_FILE] = str(folder / env_file_name(0))
         return env
+
+
+def env_file_name(index: int) -> str:
+    """The CLAUDE_ENV_FILE of the session's `index`th SessionStart hook (0 first)."""
+    return f"sessionstart-hook-{index}.sh"
+
+
+def hook_env(env: Mapping[str, str], index: int) -> Mapping[str, str]:
+    """`env` for the `index`th hook of the event: each SessionStart hook writes a file of its
+    own."""
+    if ENV_FILE not in env:
+        return env
+    return {**env, ENV_FILE: str(Path(env[ENV_FILE]).with_name(env_file_name(index)))}
 
 
 def example_payload(event: str, cwd: str) -> JSONObject:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config.model import CommandHookSpec, Defaults
+from inspector.drivers.claude_session import hook_env
 from inspector.hooks.approvals import (
     DENY as DENY_VERDICT,
 )
@@ -114,10 +115,11 @@ class ClaudeHooks:
             if kept is not hook:
                 duplicates.append((hook.name, kept.name))
         finishing = itertools.count(1)
+        envs = [hook_env(env or {}, index) for index in range(len(first))]
         runs = await asyncio.gather(
             *(
-                self._run(hook, event, payload, source, turn, env, finishing)
-                for hook in first.values()
+                self._run(hook, event, payload, source, turn, own_env, finishing)
+                for hook, own_env in zip(first.values(), envs, strict=True)
             )
         )
         outcome = combine(event, payload, tuple(runs), tuple(duplicates))

@@ -182,3 +182,26 @@ def texts(request: JSONObject) -> list[str]:
         blocks = content if isinstance(content, list) else []
         found += [block["text"] for block in blocks if block.get("type") == "text"]
     return found
+
+
+def test_each_session_start_hook_gets_an_env_file_of_its_own(
+    claude_cli: ClaudeCli, project: Path, home: Path
+) -> None:
+    real_log, emulated_log = project.parent / "real.jsonl", project.parent / "emulated.jsonl"
+
+    def settings(log: Path) -> JSONObject:
+        hooks = [command(recorder(log)), command(recorder(log) + " # the second")]
+        return {"hooks": {"SessionStart": [{"hooks": hooks}]}}
+
+    write_settings(project, settings(real_log))
+    play(claude_cli, project, home, [Reply("Done.")])
+    real = sorted(call.env["CLAUDE_ENV_FILE"] for call in read_calls(real_log))
+    session = read_calls(real_log)[0].payload["session_id"]
+    scenario = scenario_like(PROMPT, [Reply("Done.")], session=session)
+    asyncio.run(emulate(project, settings(emulated_log), scenario))
+    emulated = sorted(call.env["CLAUDE_ENV_FILE"] for call in read_calls(emulated_log))
+    assert [Path(file).name for file in real] == [
+        "sessionstart-hook-0.sh",
+        "sessionstart-hook-1.sh",
+    ]
+    assert emulated == real
