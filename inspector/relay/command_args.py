@@ -136,14 +136,30 @@ def _with_argparse(argv: Sequence[str]) -> CommandArgs:
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
-    from inspector.relay.wire import default_socket_path
-
     parser = argparse.ArgumentParser(
         prog="hook-inspector relay",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(HOST_FLAG, required=True, choices=sorted(DEFAULT_TIMEOUT_MS))
+    add_endpoint_flags(parser)
+    parser.add_argument(
+        "--name", metavar="LABEL", help="how the inspector labels this agent (default: the host)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=argparse_type(milliseconds),
+        metavar="S",
+        help="the handler's timeout in the host's config, in seconds (default: the host's,"
+        " 600 for Claude Code, 10 for j-cli); the relay answers a little before it",
+    )
+    return parser
+
+
+def add_endpoint_flags(parser: argparse.ArgumentParser) -> None:
+    """Where the inspector is: --socket, or --connect with --token-file. Both relays take them."""
+    from inspector.relay.wire import default_socket_path
+
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--socket",
@@ -163,14 +179,3 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="file holding the inspector's token (required with --connect)",
     )
-    parser.add_argument(
-        "--name", metavar="LABEL", help="how the inspector labels this agent (default: the host)"
-    )
-    parser.add_argument(
-        "--timeout",
-        type=argparse_type(milliseconds),
-        metavar="S",
-        help="the handler's timeout in the host's config, in seconds (default: the host's,"
-        " 600 for Claude Code, 10 for j-cli); the relay answers a little before it",
-    )
-    return parser

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.relay.command_args import argparse_type, command_host, host_port
+from inspector.relay.command_args import add_endpoint_flags, argparse_type, command_host
 from inspector.relay.command_main import main as command_main
 from inspector.relay.log import Log
 from inspector.relay.wire import DEFAULT_DEADLINES_MS, default_socket_path
@@ -37,25 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "--socket",
-        type=Path,
-        metavar="PATH",
-        help=f"the inspector's Unix socket (default: {default_socket_path()})",
-    )
-    where.add_argument(
-        "--connect",
-        metavar="HOST:PORT",
-        type=argparse_type(host_port),
-        help="reach the inspector over TCP",
-    )
-    parser.add_argument(
-        "--token-file",
-        type=Path,
-        metavar="FILE",
-        help="file holding the inspector's token (required with --connect)",
-    )
+    add_endpoint_flags(parser)
     parser.add_argument(
         "--host",
         choices=["picoclaw"],
