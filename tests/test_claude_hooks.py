@@ -308,6 +308,19 @@ async def test_ask_nobody_answers_denies_at_the_timeout(tmp_path: Path) -> None:
     assert "no decision within 0.1 s" in outcome.reason and hooks.approvals.pending == []
 
 
+async def test_ask_with_nobody_to_answer_is_a_deny_with_the_hooks_reason(tmp_path: Path) -> None:
+    answer = decision("ask", "pushes to origin", updatedInput={"command": "git push -n"})
+    hooks = claude_hooks(spec(reply(0, answer)), project_dir=tmp_path)
+    hooks.approvals.unattended = True  # a headless run or serve, like claude -p
+    outcome = await hooks.fire("PreToolUse", tool_event(), source="test")
+    assert (outcome.verdict, outcome.reason, outcome.updated_input) == (
+        "deny",
+        "pushes to origin",
+        None,
+    )
+    assert codes(exchanges(hooks)[0]) == ["claude-ask-unattended", "claude-updated-input-ignored"]
+
+
 async def test_ask_allow_always_answers_the_next_ask_by_rule(tmp_path: Path) -> None:
     hooks = claude_hooks(spec(reply(0, decision("ask"))), project_dir=tmp_path)
     seen = answer_prompts(hooks.approvals, Verdict("allow_always"))
