@@ -293,6 +293,43 @@ async def test_a_deferred_call_ends_the_turn(tmp_path: Path) -> None:
     assert outcome.status == "deferred" and outcome.tool_uses == []
 
 
+READS = parse_scenario(
+    """
+turns:
+  - user: "read both"
+    rounds:
+      - content: "reading"
+        tool_calls:
+          - {tool: Read, arguments: {file_path: "a.txt"}}
+          - {tool: Read, arguments: {file_path: "b.txt"}}
+      - content: "done"
+"""
+)
+
+
+async def test_read_calls_of_one_message_are_decided_together_before_any_runs(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "events.jsonl"
+    hooks = claude_hooks(*recorders(record), project_dir=tmp_path)
+    await run(hooks, READS)
+    names = [(e["hook_event_name"], e.get("tool_input")) for e in recorded(record)]
+    tools = [name for name in names if name[0] in ("PreToolUse", "PostToolUse")]
+    assert [event for event, _ in tools] == ["PreToolUse"] * 2 + ["PostToolUse"] * 2
+
+
+async def test_a_call_deferred_beside_another_ends_the_turn_once_both_are_decided(
+    tmp_path: Path,
+) -> None:
+    defer_b = f"grep -q b.txt && {reply(0, decision('defer'))} || true"
+    record = tmp_path / "events.jsonl"
+    hooks = claude_hooks(spec(defer_b, matcher="Read"), *recorders(record), project_dir=tmp_path)
+    outcome = await run(hooks, READS)
+    assert (outcome.status, outcome.tool_uses) == ("deferred", [])
+    assert [e.event for e in outcome.events].count("PreToolUse") == 2
+    assert "PostToolUse" not in [e["hook_event_name"] for e in recorded(record)]
+
+
 async def test_the_example_project(tmp_path: Path) -> None:
     settings = read_claude(EXAMPLE)
     log = tmp_path / "tools.jsonl"

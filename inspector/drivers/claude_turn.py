@@ -247,6 +247,9 @@ class _Play:
         decided = await asyncio.gather(
             *(self.before(call, tool_use_id) for call, tool_use_id in zip(calls, ids, strict=True))
         )
+        deferred = [before for _, before in decided if before.verdict == DEFER]
+        if deferred:
+            raise _TurnEnded(DEFERRED, deferred[0].reason)
         uses = []
         for call, (use, before) in zip(calls, decided, strict=True):
             self.outcome.tool_uses.append(use)
@@ -260,8 +263,6 @@ class _Play:
     async def before(self, call: ScriptedCall, tool_use_id: str) -> tuple[ToolUse, EventOutcome]:
         fields = {"tool_name": call.tool, "tool_input": call.arguments, "tool_use_id": tool_use_id}
         before = await self.fire(PRE_TOOL_USE, fields)
-        if before.verdict == DEFER:
-            raise _TurnEnded(DEFERRED, before.reason)
         use = ToolUse(tool_use_id, call.tool, call.arguments, ran=True, asked_for=call.arguments)
         if before.verdict == DENY:
             use.ran, use.is_error = False, True
