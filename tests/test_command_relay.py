@@ -24,6 +24,7 @@ from inspector.bridge.listener import Listener, ListenOptions, listen_for_relays
 from inspector.config.model import CommandHookSpec, Config
 from inspector.engine import Engine
 from inspector.hooks.approvals import Verdict
+from inspector.journal.hook_rows import HookRows
 from inspector.journal.records import Decision, Exchange, Noise
 from inspector.relay.command_wire import INSIDE_INSPECTOR
 
@@ -191,6 +192,7 @@ async def test_a_held_pretooluse_forwarded_edited_goes_back_as_updated_input(
     (exchange,) = relayed(engine)
     assert exchange.edited and exchange.action == "modify"
     assert [finding.code for finding in exchange.findings] == ["held-at-stage"]
+    assert HookRows(engine.journal).relays()[0].calls == 1
     assert exchange.request is not None
     assert exchange.request["tool_input"] == {"command": "rm -rf build/tmp"}
 
@@ -278,6 +280,8 @@ async def test_many_concurrent_runs_each_get_their_own_answer(
         denied = run.stdout and run.output["hookSpecificOutput"]["permissionDecision"] == "deny"
         assert bool(denied) == command.startswith("rm")
     assert len(relayed(engine)) == 8
+    (relay_row,) = HookRows(engine.journal).relays()
+    assert (relay_row.name, relay_row.calls) == ("claude", 8)
     assert sum(isinstance(r, Decision) for r in engine.journal.records) == 8
 
 

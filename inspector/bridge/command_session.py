@@ -168,11 +168,11 @@ class CommandSession:
             source=self.source,
             status=STATUS_HELD,
             deadline=time.time() + self.deadline.left_s(),
-            stage_entry=True,  # the host's call itself, before any of the inspector's hooks
         )
         gate = self.engine.gate
         hold = gate.at == AT_STAGE and gate.predicate is not None and gate.predicate(candidate)
         if hold:
+            candidate.stage_entry = True  # the host's call, before any of the inspector's hooks
             self.deadline.held.append(candidate)
         else:
             candidate.status = STATUS_PENDING
@@ -213,6 +213,7 @@ class CommandSession:
             held = await self.engine.gate.hold(candidate, payload)
             if held is None:
                 return ABSENT  # dropped by hand: the host reads a hook that said nothing
+            candidate.stage_entry = False  # forwarded: from here on it is the relayed call itself
             edited = _edited_input(candidate, held.params)
             if isinstance(held.params, dict) and held.params != payload:  # as it went on
                 payload = held.params
