@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from claude_cli import ClaudeCli
 from claude_fixtures import claude_cli, project  # noqa: F401 (fixtures used by name)
 from emulation import emulate, scenario_like
@@ -33,7 +34,7 @@ def both(
 ) -> tuple[FakeAnthropic, list[str], ClaudeTurnOutcome, list[str]]:
     """The session run by the real CLI and by the emulation with hooks/record.py answering
     `answer`: the fake model, the real hooks' events, the emulated turn and its hooks' events."""
-    real_log, emulated_log = project.parent / "real.jsonl", project.parent / "emulated.jsonl"
+    real_log, emulated_log = logs(project)
     write_settings(project, recording_settings(recorder(real_log, answer), RECORDED))
     _, api = play(cli, project, home, script)
     settings = recording_settings(recorder(emulated_log, answer), RECORDED)
@@ -43,6 +44,17 @@ def both(
     )
     real = [call.event for call in read_calls(real_log)]
     return api, real, outcome, [call.event for call in read_calls(emulated_log)]
+
+
+def logs(project: Path) -> tuple[Path, Path]:
+    """Where the real and the emulated session's recorders write."""
+    return project.parent / "real.jsonl", project.parent / "emulated.jsonl"
+
+
+def as_real(text: str, project: Path) -> str:
+    """Emulated feedback with the emulated recorder's command line made the real one's."""
+    real_log, emulated_log = logs(project)
+    return text.replace(str(emulated_log), str(real_log))
 
 
 def test_continue_false_in_pre_tool_use_runs_the_tool_then_ends_the_turn(
@@ -90,6 +102,30 @@ def test_claude_code_ends_the_turn_after_8_blocked_stops_in_a_row(
     assert sent_on == [False] + [True] * 8  # each block sent Claude on, with these words
     assert real.count("Stop") == emulated.count("Stop") == 9 and real == emulated
     assert (outcome.status, outcome.stop_reasons) == ("stop_loop", [feedback] * 8)
+
+
+@pytest.mark.parametrize("answer", ["post-exit-2", "post-block", "post-context"])
+def test_what_a_post_tool_use_hook_says_reaches_the_model_in_claude_codes_words(
+    claude_cli: ClaudeCli, project: Path, home: Path, answer: str
+) -> None:
+    script = [Reply(tool_calls=(bash(RISKY, "toolu_0001"),)), Reply("Done.")]
+    api, real, outcome, emulated = both(claude_cli, project, home, answer, script)
+    assert real == emulated
+    [use] = outcome.tool_uses
+    reminder = f"<system-reminder>\n{as_real(use.feedback, project)}\n</system-reminder>"
+    assert REASON in use.feedback
+    assert any(text.startswith(reminder) for text in texts(api.requests[1])), texts(api.requests[1])
+
+
+def test_a_stop_hook_exit_2_reaches_the_model_in_claude_codes_words(
+    claude_cli: ClaudeCli, project: Path, home: Path
+) -> None:
+    api, real, outcome, emulated = both(
+        claude_cli, project, home, "exit-2-stop", [Reply("Done."), Reply("Done again.")]
+    )
+    assert real == emulated and real.count("Stop") == 2
+    [told] = outcome.stop_reasons
+    assert REASON in told and as_real(told, project) in texts(api.requests[1])
 
 
 def test_the_last_hook_to_finish_gives_the_reason_among_equal_decisions(
@@ -187,7 +223,7 @@ def texts(request: JSONObject) -> list[str]:
 def test_each_session_start_hook_gets_an_env_file_of_its_own(
     claude_cli: ClaudeCli, project: Path, home: Path
 ) -> None:
-    real_log, emulated_log = project.parent / "real.jsonl", project.parent / "emulated.jsonl"
+    real_log, emulated_log = logs(project)
 
     def settings(log: Path) -> JSONObject:
         hooks = [command(recorder(log)), command(recorder(log) + " # the second")]

@@ -13,8 +13,10 @@ On PreToolUse for a command containing `rm -rf` it answers with ANSWER:
 - `no-event-name`: refuses with a hookSpecificOutput that lacks hookEventName;
 - `rewrite`: answers updatedInput alone (no decision), the command made `touch rewritten.txt`.
 
-With ANSWER `block-stop` it blocks every Stop instead, with the reason. Otherwise it says nothing
-and exits 0.
+With ANSWER `block-stop` it blocks every Stop instead, with the reason, and with `exit-2-stop`
+the first Stop by exiting 2. With `post-exit-2`, `post-block` or `post-context` it answers the
+PostToolUse of an `rm -rf` command instead (exit 2; decision block; additionalContext), with the
+reason. Otherwise it says nothing and exits 0.
 """
 
 from __future__ import annotations
@@ -34,11 +36,15 @@ def main() -> int:
     with open(log, "a", encoding="utf-8") as out:
         out.write(json.dumps({"stdin": stdin, "env": dict(os.environ), "cwd": os.getcwd()}) + "\n")
     event = json.loads(stdin)
-    if answer == "block-stop" and event["hook_event_name"] == "Stop":
-        print(json.dumps({"decision": "block", "reason": REASON}))
-        return 0
+    name = event["hook_event_name"]
+    if name == "Stop":
+        return _stop(answer, event)
     command = str(event.get("tool_input", {}).get("command", ""))
-    if event["hook_event_name"] != "PreToolUse" or "rm -rf" not in command:
+    if "rm -rf" not in command:
+        return 0
+    if name == "PostToolUse":
+        return _after(answer)
+    if name != "PreToolUse":
         return 0
     if answer == "exit-2":
         print(REASON, file=sys.stderr)
@@ -57,6 +63,27 @@ def main() -> int:
     elif answer == "rewrite":
         rewritten = {"hookEventName": "PreToolUse", "updatedInput": {"command": REWRITTEN}}
         print(json.dumps({"hookSpecificOutput": rewritten}))
+    return 0
+
+
+def _stop(answer: str, event: dict[str, object]) -> int:
+    if answer == "block-stop":
+        print(json.dumps({"decision": "block", "reason": REASON}))
+    if answer == "exit-2-stop" and not event["stop_hook_active"]:
+        print(REASON, file=sys.stderr)
+        return 2
+    return 0
+
+
+def _after(answer: str) -> int:
+    if answer == "post-exit-2":
+        print(REASON, file=sys.stderr)
+        return 2
+    if answer == "post-block":
+        print(json.dumps({"decision": "block", "reason": REASON}))
+    if answer == "post-context":
+        context = {"hookEventName": "PostToolUse", "additionalContext": REASON}
+        print(json.dumps({"hookSpecificOutput": context}))
     return 0
 
 
