@@ -56,7 +56,7 @@ async def test_highlight_mode_marks_matches_and_hides_nothing(tmp_path: Path) ->
         await pilot.press("g")  # the cursor off the beta row, whose colour it would hide
         lines = {rows.render_line(y).text.split()[3]: rows.render_line(y) for y in (1, 2)}
         match, other = lines["beta"], lines["alpha"]
-        assert list(match)[0].style != list(other)[0].style
+        assert next(iter(match)).style != next(iter(other)).style
         assert rows.cursor_row == 0 and rows.rows[0].hook == "alpha"
         await pilot.press("H")
         await until(pilot, lambda: len(rows.rows) == 1, what="hiding again")
