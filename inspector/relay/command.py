@@ -8,7 +8,6 @@ agent is never blocked past `answer_by_ms` of its own timeout."""
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import time
@@ -18,7 +17,7 @@ from typing import NamedTuple
 
 from inspector.relay import command_wire
 from inspector.relay.trust import Untrusted, check_listener, check_socket_file
-from inspector.relay.wire import WELCOME_KEY, answer_by_ms, read_token
+from inspector.relay.wire import answer_by_ms, read_token, refusal
 
 CONNECT_TIMEOUT_S = 1.0
 WELCOME_LIMIT = 64 * 1024
@@ -151,14 +150,9 @@ class _Lines:
 
 
 def _check_welcome(line: bytes) -> None:
-    try:
-        message = json.loads(line)
-    except ValueError:
-        message = None
-    if not isinstance(message, dict) or WELCOME_KEY not in message:
-        raise _Unanswered(f"did not welcome this relay: {line[:120]!r}")
-    if message.get("ok") is not True:
-        raise _Unanswered(f"refused this relay: {message.get('error') or 'no reason given'}")
+    why = refusal(line)
+    if why is not None:
+        raise _Unanswered(f"refused this relay: {why}")
 
 
 def _token(path: Path) -> str:

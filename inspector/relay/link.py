@@ -4,13 +4,12 @@ inspector's (see trust), greet, and read the welcome."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.relay.trust import check_listener, check_socket_file
-from inspector.relay.wire import WELCOME_KEY, read_token
+from inspector.relay.wire import read_token, refusal
 
 CONNECT_TIMEOUT_S = 1.0
 WELCOME_TIMEOUT_S = 1.0
@@ -79,13 +78,6 @@ def _token(path: Path) -> str:
 
 
 def _check_welcome(line: bytes) -> None:
-    if not line:
-        raise Refused("it closed the connection without a welcome")
-    try:
-        message = json.loads(line)
-    except ValueError:
-        message = None
-    if not isinstance(message, dict) or WELCOME_KEY not in message:
-        raise Refused(f"not a hook-inspector welcome: {line[:120]!r}")
-    if message.get("ok") is not True:
-        raise Refused(str(message.get("error") or "refused without a reason"))
+    why = refusal(line)
+    if why is not None:
+        raise Refused(why)

@@ -106,6 +106,22 @@ def welcome(ok: bool, error: str = "") -> bytes:
     return json.dumps(message).encode() + b"\n"
 
 
+def refusal(line: bytes) -> str | None:
+    """None when `line` is the inspector's welcome; else its refusal's reason, or what the line
+    is instead."""
+    if not line:
+        return "it closed the connection without a welcome"
+    try:
+        message = json.loads(line)
+    except ValueError:
+        message = None
+    if not isinstance(message, dict) or WELCOME_KEY not in message:
+        return f"not a hook-inspector welcome: {line[:120]!r}"
+    if message.get("ok") is not True:
+        return str(message.get("error") or "refused without a reason")
+    return None
+
+
 TOKEN_FILE_LIMIT = 64 * 1024
 
 
