@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from claude_support import decision, reply, script, spec
-from command_relay_support import pre_tool_use, run_relay
+from command_relay_support import RELAY_ENV, pre_tool_use, run_relay
 from conftest import wait_for
 
 from inspector.bridge.listener import Listener, ListenOptions, listen_for_relays
@@ -325,3 +325,15 @@ async def test_a_permission_request_hook_that_exits_2_denies_the_dialog(
         run = await run_relay(socket_path, permission_request("rm -rf /"))
     decision = run.output["hookSpecificOutput"]["decision"]
     assert decision["behavior"] == "deny" and "rm -rf is not allowed" in decision["message"]
+
+
+async def test_the_hooks_behind_the_inspector_get_the_real_sessions_claude_variables(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    says = 'printf \'{"systemMessage": "%s in %s"}\' "$CLAUDE_CODE_SESSION_ID"'
+    says += ' "$CLAUDE_PROJECT_DIR"'
+    echo = spec(says, matcher="Bash")
+    async with inspector(echo, socket_path=socket_path, workdir=tmp_path):
+        run = await run_relay(socket_path, pre_tool_use("ls"))
+    session, project = RELAY_ENV["CLAUDE_CODE_SESSION_ID"], RELAY_ENV["CLAUDE_PROJECT_DIR"]
+    assert run.output == {"systemMessage": f"{session} in {project}"}

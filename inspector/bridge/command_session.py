@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inspector.bridge.command_answer import ABSENT, HookOutput, claude_output, jcli_output
 from inspector.bridge.command_greeting import CommandGreeting
@@ -47,6 +47,12 @@ STOPPED_REASON = "hook-inspector stopped before its hooks answered"
 NO_ANSWER = "Without an answer it goes on as if the hook were absent"
 # The stdin field that names the event: Claude Code's and j-cli's.
 EVENT_FIELD = {CLAUDE: "hook_event_name", command_wire.JCLI: "event"}
+
+
+class RelayedEvent(NamedTuple):
+    payload: dict[str, Any]  # the host's stdin, parsed
+    stdin: str  # as the host wrote it, without its last newline
+    env: dict[str, str]  # the host's own variables (CLAUDE_*, JCLI_*) the hook started with
 
 
 class NotAnEvent(ValueError):
@@ -98,14 +104,14 @@ class CommandSession:
     async def _serve(self) -> None:
         try:
             raw = await asyncio.wait_for(self._read_event(), self.deadline.left_s())
-            payload, stdin = self._event(raw)
+            event = self._event(raw)
         except (asyncio.TimeoutError, OSError):
             return  # it never finished sending: whatever it waits for, nothing is owed
         except NotAnEvent as problem:
             self._noise(problem.raw, str(problem))
             await self._reply(ABSENT)
             return
-        self.engine.journal.update(await self._answer(payload, stdin))
+        self.engine.journal.update(await self._answer(event))
 
     async def close(self) -> None:
         """The inspector stops: the event gets the answer of an absent hook, now."""
@@ -124,7 +130,7 @@ class CommandSession:
                 raise NotAnEvent(f"an event of over {self._max_line:,} bytes", bytes(data[:4096]))
         return bytes(data)
 
-    def _event(self, raw: bytes) -> tuple[dict[str, Any], str]:
+    def _event(self, raw: bytes) -> RelayedEvent:
         try:
             message = json.loads(raw)
         except ValueError as error:
@@ -140,7 +146,10 @@ class CommandSession:
         if not isinstance(payload, dict) or not isinstance(payload.get(field), str):
             label = host_label(self.command.host)
             raise NotAnEvent(f"the host's stdin is not a {label} event (no {field})", raw)
-        return payload, stdin.removesuffix("\n")
+        env = message.get("env")
+        env = {k: v for k, v in env.items() if isinstance(v, str)} if isinstance(env, dict) else {}
+        host_env = command_wire.host_env(self.command.host, env)
+        return RelayedEvent(payload, stdin.removesuffix("\n"), host_env)
 
     def _noise(self, raw: bytes, problem: str) -> None:
         code = "relay-not-json" if "JSON" in problem else "relay-not-a-request"
@@ -157,14 +166,13 @@ class CommandSession:
 
     # ---- answering -------------------------------------------------------------------------
 
-    async def _answer(self, payload: dict[str, Any], stdin: str) -> Exchange:
-        event = payload[EVENT_FIELD[self.command.host]]
+    async def _answer(self, event: RelayedEvent) -> Exchange:
         candidate = Exchange(
             host=self.command.host,
             hook=self.label,
-            method=event,
-            request=payload,
-            raw_request=stdin,
+            method=event.payload[EVENT_FIELD[self.command.host]],
+            request=event.payload,
+            raw_request=event.stdin,
             source=self.source,
             status=STATUS_HELD,
             deadline=time.time() + self.deadline.left_s(),
@@ -177,7 +185,7 @@ class CommandSession:
         else:
             candidate.status = STATUS_PENDING
             self.engine.journal.append(candidate)
-        self._deciding = asyncio.create_task(self._decide(candidate, payload, hold))
+        self._deciding = asyncio.create_task(self._decide(candidate, event, hold))
         try:
             output = await asyncio.wait_for(self._deciding, self.deadline.left_s())
         except asyncio.TimeoutError:
@@ -208,7 +216,8 @@ class CommandSession:
         candidate.error = None if sent else "the relay hung up first"
         return candidate
 
-    async def _decide(self, candidate: Exchange, payload: dict[str, Any], hold: bool) -> HookOutput:
+    async def _decide(self, candidate: Exchange, event: RelayedEvent, hold: bool) -> HookOutput:
+        payload = event.payload
         if hold:
             held = await self.engine.gate.hold(candidate, payload)
             if held is None:
@@ -226,7 +235,11 @@ class CommandSession:
             if isinstance(commands, ClaudeHooks):
                 outcome = permission_outcome(
                     await commands.fire(
-                        candidate.method, payload, source=self.source, ask_by=self.deadline.hooks_by
+                        candidate.method,
+                        payload,
+                        source=self.source,
+                        ask_by=self.deadline.hooks_by,
+                        env=event.env,  # the real session's, for the hooks behind the inspector
                     )
                 )
             else:
