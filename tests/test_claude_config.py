@@ -11,40 +11,7 @@ import pytest
 
 from inspector.config.claude import load_claude, read_claude
 from inspector.config.errors import ConfigError
-
-# What the installed Claude Code 2.1.197 lists, read from its binary (tests/real_agents checks it).
-EVENT_NAMES = [
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "Notification",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "PermissionRequest",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "MessageDisplay",
-]
+from inspector.protocol.claude_events import EVENTS  # checked against the CLI in real_agents
 
 
 def hooks(event: str, *commands: str, matcher: str | None = None, **more: Any) -> dict:
@@ -208,10 +175,12 @@ def test_unknown_keys_are_warned_about(tmp_path: Path) -> None:
 
 
 def test_every_event_name_of_claude_code_2_1_197_loads(tmp_path: Path) -> None:
-    settings = {"hooks": {event: hooks(event, "x")["hooks"][event] for event in EVENT_NAMES}}
+    assert len(EVENTS) == 30
+    assert {"PostToolBatch", "UserPromptExpansion", "MessageDisplay"} <= set(EVENTS)
+    settings = {"hooks": {event: hooks(event, "x")["hooks"][event] for event in EVENTS}}
     write(tmp_path, "settings.json", settings)
     loaded = read_claude(tmp_path)
-    assert [spec.event for spec in loaded.config.command_hooks] == list(EVENT_NAMES)
+    assert [spec.event for spec in loaded.config.command_hooks] == list(EVENTS)
     assert all(spec.enabled for spec in loaded.config.command_hooks)
     assert loaded.warnings == ()
 

@@ -10,22 +10,11 @@ from typing import Any
 
 import pytest
 from claude_support import claude_hooks, reply, spec
+from test_claude_turn import EVENTS as FIRED
 from test_claude_turn import SCENARIO
 
 from inspector.drivers.claude_turn import ClaudeTurnRunner
 from inspector.pipeline.command_hosts import context_template
-
-FIRED = (
-    "SessionStart",
-    "UserPromptSubmit",
-    "MessageDisplay",
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "Stop",
-    "SessionEnd",
-)
 
 
 def shape(payload: dict[str, Any]) -> list[tuple[str, Any]]:
