@@ -22,6 +22,7 @@ from inspector.hosts.picoclaw.outcome import (
     LogEntry,
     RpcLine,
 )
+from inspector.hosts.picoclaw.plain_decode import NotPlain, decode_plain, read_plain
 from inspector.hosts.picoclaw.schemas import (
     ANSWERS,
     HELLO_RESULT,
@@ -50,9 +51,12 @@ def read_message(line: bytes, *, matched: bool = False) -> RpcLine:
     if line.endswith(b"\r"):
         line = line[:-1]  # bufio.ScanLines drops it
     try:
-        message = unmarshal(line, RPC_MESSAGE)
-    except (GoSyntaxError, GoDecodeError) as error:
-        return RpcLine("undecodable", problem=str(error))
+        message = decode_plain(read_plain(line), RPC_MESSAGE)
+    except NotPlain:
+        try:
+            message = unmarshal(line, RPC_MESSAGE)
+        except (GoSyntaxError, GoDecodeError) as error:
+            return RpcLine("undecodable", problem=str(error))
     if message["id"] == 0 and not matched:
         return RpcLine("no-id", method=message["method"])
     return RpcLine(
@@ -76,7 +80,11 @@ def _is_utf8(data: bytes) -> bool:
 def typed_params(stage: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """A stage's params (plain JSON values) as HookManager holds them: decoded into the Go
     struct and cloned, as it is before the first hook is called."""
-    return clone(stage, unmarshal(json.dumps(params).encode(), PARAMS[stage]))
+    try:
+        typed = decode_plain(params, PARAMS[stage])
+    except NotPlain:
+        typed = unmarshal(json.dumps(params).encode(), PARAMS[stage])
+    return clone(stage, typed)
 
 
 def decode_answer(stage: str, line: RpcLine, current: dict[str, Any], hook: str) -> Decoded:
@@ -107,6 +115,11 @@ def _call(line: RpcLine, hook: str, method: str, answer_type: Any) -> tuple[str,
         return f'process hook "{hook}" {method} failed: {line.error["message"]}', None
     if line.result is None:
         return "", zero(answer_type)
+    if line.result.plain is not None:
+        try:
+            return "", decode_plain(line.result.plain, answer_type)
+        except NotPlain:
+            pass
     try:
         return "", decode_node(line.result.node, answer_type)
     except GoDecodeError as error:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from inspector.hosts.picoclaw.go_syntax import JsonObject, Number, clean, parse
+from inspector.hosts.picoclaw.go_syntax import JsonObject, Number, clean, node_from_plain, parse
 from inspector.hosts.picoclaw.go_time import TimeError, parse_time
 from inspector.hosts.picoclaw.go_types import (
     Field,
@@ -25,7 +25,7 @@ from inspector.hosts.picoclaw.go_types import (
 )
 
 _INTEGER = re.compile(r"-?\d+")
-_INT_RANGE = {"int": (-(1 << 63), (1 << 63) - 1), "uint": (0, (1 << 64) - 1)}
+INT_RANGE = {"int": (-(1 << 63), (1 << 63) - 1), "uint": (0, (1 << 64) - 1)}
 
 
 class GoDecodeError(ValueError):
@@ -142,7 +142,7 @@ class _Decoder:
             if number in (float("inf"), float("-inf")):
                 return self.mismatch(f"number {node}", go_type, current, path)
             return number
-        low, high = _INT_RANGE[go_type.kind]
+        low, high = INT_RANGE[go_type.kind]
         if not _INTEGER.fullmatch(node) or not low <= int(node) <= high:
             return self.mismatch(f"number {node}", go_type, current, path)
         return int(node)
@@ -193,12 +193,27 @@ def _type_error(what: str, type_name: str, root: str, path: Path) -> str:
 
 
 class RawValue:
-    """A json.RawMessage member: the value kept unparsed for a later typed decode."""
+    """A json.RawMessage member: the value kept unparsed for a later typed decode. `plain` is
+    the value as plain json.loads read it, when the fast path read the line (see plain_decode);
+    `node` is then built from it on first use."""
 
-    __slots__ = ("node",)
+    __slots__ = ("_node", "plain")
 
     def __init__(self, node: Any) -> None:
-        self.node = node
+        self._node = node
+        self.plain: Any = None
+
+    @classmethod
+    def of_plain(cls, plain: Any) -> RawValue:
+        raw = cls(None)
+        raw.plain = plain
+        return raw
+
+    @property
+    def node(self) -> Any:
+        if self._node is None:
+            self._node = node_from_plain(self.plain)
+        return self._node
 
 
 _FIELD_INDEX: dict[int, tuple[dict[str, Field], dict[str, Field]]] = {}

@@ -66,6 +66,19 @@ def parse(data: bytes) -> Any:
         raise GoSyntaxError("exceeded max depth") from None
 
 
+def node_from_plain(value: Any) -> Any:
+    """What parse gives for JSON that plain json.loads read as `value`, when the text held no
+    duplicate key and no number spelled -0 (an int's spelling is then its str; a float was read
+    as the Number it was spelled)."""
+    if isinstance(value, dict):
+        return JsonObject((key, node_from_plain(child)) for key, child in value.items())
+    if isinstance(value, list):
+        return [node_from_plain(child) for child in value]
+    if type(value) is int:
+        return Number(value)
+    return value
+
+
 class _ConstantError(ValueError):
     pass
 
