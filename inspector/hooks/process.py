@@ -17,7 +17,7 @@ from inspector.hooks.pipes import HookChild, start_child
 from inspector.hosts.picoclaw import line_findings
 from inspector.hosts.picoclaw.decode import hello_findings, read_message
 from inspector.hosts.picoclaw.go_decode import json_kind
-from inspector.hosts.picoclaw.go_syntax import JsonObject, go_text
+from inspector.hosts.picoclaw.go_syntax import go_text
 from inspector.hosts.picoclaw.outcome import RpcLine
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
@@ -531,9 +531,8 @@ def _answer_status(method: str, line: RpcLine) -> tuple[str, str | None]:
     object of the wrong shape is the reading host's to judge (it is still `ok` here)."""
     if line.error is not None:
         return STATUS_ERROR, f"{method} failed: {line.error['message']}"
-    result = line.result.node if line.result is not None else None
-    if result is not None and not isinstance(result, JsonObject):
-        return STATUS_INVALID, f"decode {method} result: a JSON {json_kind(result)}"
+    if line.result is not None and not line.result.is_object():
+        return STATUS_INVALID, f"decode {method} result: a JSON {json_kind(line.result.node)}"
     return STATUS_OK, None
 
 

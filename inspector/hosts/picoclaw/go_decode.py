@@ -215,6 +215,12 @@ class RawValue:
             self._node = node_from_plain(self.plain)
         return self._node
 
+    def is_object(self) -> bool:
+        """Whether the value is a JSON object, without building `node` for it."""
+        if self._node is None:
+            return isinstance(self.plain, dict)
+        return isinstance(self._node, JsonObject)
+
 
 _FIELD_INDEX: dict[int, tuple[dict[str, Field], dict[str, Field]]] = {}
 
