@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from inspector.bridge.command_session import CommandSession
 from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
+from inspector.bridge.refusals import REFUSED, RefusalLog
 from inspector.bridge.session import RelaySession
 from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
@@ -37,7 +38,6 @@ MAX_UNGREETED = 32
 STREAM_LIMIT = 1 << 20  # the longest greeting; later lines are framed by the session
 PROBE_TIMEOUT_S = 1.0
 LOOPBACK = "127.0.0.1"
-REFUSED = "refused"
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
@@ -145,6 +145,7 @@ class Listener:
         self._connections: set[asyncio.StreamWriter] = set()
         self._handlers: set[asyncio.Task[None]] = set()
         self._accept_failing = False
+        self._refusals = RefusalLog(engine.journal)
 
     async def start(self) -> None:
         try:
@@ -300,9 +301,7 @@ class Listener:
 
     def _refuse(self, writer: asyncio.StreamWriter, name: str, peer: str, reason: str) -> None:
         writer.write(wire.welcome(False, reason))
-        self.engine.journal.append(
-            Lifecycle(hook=name, state=REFUSED, detail=f"{reason} (from {peer})")
-        )
+        self._refusals.refused(name, reason, peer)
 
     def _label(self, name: str) -> str:
         """The name the relay gave, with #2, #3, ... when a connected relay already has it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from inspector.journal.records import Exchange, Record
 
@@ -34,6 +34,17 @@ class Journal:
         for subscriber in list(self._subscribers):
             subscriber(record, True)
         return record
+
+    def amend(self, record: R, **changes: Any) -> R:
+        """Change fields of a record already appended and tell subscribers: the one way a record
+        changes. A field the record does not have is an AttributeError (records have slots)."""
+        for name, value in changes.items():
+            setattr(record, name, value)
+        self.update(record)
+        return record
+
+    def latest(self) -> Record | None:
+        return self.records[-1] if self.records else None
 
     def update(self, record: Record) -> None:
         """Tell subscribers that a record already in the journal changed (a call finished)."""
