@@ -36,9 +36,9 @@ from bench.filter_speed import make_event
 from bench.roundtrip import HOOK_COMMAND, BareClient
 from inspector.config.model import Config, Defaults, HookSpec
 from inspector.engine import Engine
+from inspector.hosts.picoclaw.pipeline import OBSERVER_QUEUE, Pipeline
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event
-from inspector.pipeline.pipeline import OBSERVER_QUEUE, Pipeline
 from inspector.protocol.stages import RUNTIME_EVENT
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.widgets.event_stream import EventStream

@@ -21,8 +21,9 @@ from collections.abc import Callable, Sequence
 from bench import Row, row
 from inspector.filter import compile_filter
 from inspector.filter import text as filter_text
+from inspector.hosts.picoclaw import templates
 from inspector.journal.records import Event, Exchange, Finding, Record
-from inspector.protocol import jsonrpc, templates
+from inspector.protocol import jsonrpc
 
 EXPRESSIONS = {  # a short label for the bench table: the expression
     "one field": "hook:review-gate",

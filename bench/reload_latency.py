@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 from bench import Row, row
-from inspector.config import load_config
 from inspector.config.model import Defaults, HookSpec
 from inspector.engine import Engine
-from inspector.hooks.process import ProcessHook
+from inspector.hosts.load import load_config
+from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import Record, Reload
 from inspector.reload.watcher import Reloader

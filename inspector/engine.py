@@ -12,13 +12,14 @@ from inspector.config.model import Config, HookSpec
 from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.manual import ManualHook
-from inspector.hooks.process import ProcessHook
+from inspector.hosts.host import CommandChain, Fired
+from inspector.hosts.picoclaw.answers import settle_answer
+from inspector.hosts.picoclaw.pipeline import Pipeline
+from inspector.hosts.picoclaw.process import ProcessHook
+from inspector.hosts.registry import host_named
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Exchange, Reload
-from inspector.pipeline.answers import settle_answer
-from inspector.pipeline.claude_outcome import EventOutcome
-from inspector.pipeline.command_hosts import CommandHost, command_hooks, command_host
 from inspector.pipeline.gate import (
     AT_HOOK,
     Gate,
@@ -28,8 +29,7 @@ from inspector.pipeline.gate import (
     Predicate,
     split_target,
 )
-from inspector.pipeline.jcli_chain import ChainResult
-from inspector.pipeline.pipeline import Hook, Pipeline
+from inspector.pipeline.hook import Hook, LiveHook
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import STAGE_FOR_METHOD
 
@@ -53,16 +53,14 @@ class Engine:
         self.journal.host = config.host
         self.writer = JsonlWriter(journal_path).attach(self.journal) if journal_path else None
         self.restart_crashed = restart_crashed
-        self.hooks: dict[str, Hook] = {}
+        self.hooks: dict[str, LiveHook] = {}
         self.gate = Gate(self.journal)
         self.approvals = Approvals()
         self.intercept_expression: str | None = None
         self.pipeline = Pipeline(
             self.journal, config.defaults, self._gated_hooks, entry=self.gate.enter_stage
         )
-        self.commands: CommandHost | None = command_host(
-            config, self.journal, self.approvals, self.gate
-        )
+        self.commands: CommandChain | None = self._command_chain(config)
         self._retiring: set[asyncio.Task[None]] = set()
 
     async def __aenter__(self) -> Engine:
@@ -76,26 +74,20 @@ class Engine:
         """Start every enabled hook and handshake with all of them at once."""
         for spec in self.config.enabled_hooks:
             self.hooks[spec.name] = self._make_hook(spec)
-        await asyncio.gather(*(self._start_hook(hook) for hook in self.hooks.values()))
+        await asyncio.gather(*(hook.start() for hook in self.hooks.values()))
 
     async def stop(self) -> None:
         self.gate.close()
         self.approvals.close()
         await self.pipeline.close()
-        await asyncio.gather(*(_stop_hook(hook) for hook in self.hooks.values()), *self._retiring)
+        await asyncio.gather(*(hook.stop() for hook in self.hooks.values()), *self._retiring)
         if self.writer is not None:
             self.writer.close()
 
-    def _make_hook(self, spec: HookSpec) -> Hook:
+    def _make_hook(self, spec: HookSpec) -> LiveHook:
         if spec.kind == "manual":
             return ManualHook(spec, self.journal, self.approvals)
         return ProcessHook(spec, self.journal, self.config.defaults, restart=self.restart_crashed)
-
-    async def _start_hook(self, hook: Hook) -> bool:
-        """Start `hook`; False when it did not come up (its lifecycle records say why)."""
-        if isinstance(hook, (ProcessHook, ManualHook)):
-            return await hook.start()
-        return True
 
     def _gated_hooks(self) -> list[Hook]:
         return [GatedHook(hook, self.gate) for hook in self.hooks.values()]
@@ -130,10 +122,9 @@ class Engine:
         self.config = config
         self.pipeline.defaults = config.defaults
         for name in unchanged:
-            if isinstance(hook := self.hooks[name], ProcessHook):
-                hook.defaults = config.defaults
+            self.hooks[name].follow(config.defaults)
         fresh = {name: self._make_hook(wanted[name]) for name in added + restarted}
-        ready = await asyncio.gather(*(self._start_hook(hook) for hook in fresh.values()))
+        ready = await asyncio.gather(*(hook.start() for hook in fresh.values()))
         retired = [self.hooks[name] for name in removed + restarted]
         self.hooks = {name: fresh.get(name) or self.hooks[name] for name in wanted}
         for hook in retired:
@@ -163,7 +154,7 @@ class Engine:
         Hooks whose spec or script changed count as restarted."""
         before = {hook.name: hook.spec for hook in self.command_hooks()}
         self.config = config
-        self.commands = command_host(config, self.journal, self.approvals, self.gate)
+        self.commands = self._command_chain(config)
         after = {hook.name: hook.spec for hook in self.command_hooks()}
         changed = {name for name in after if name in before and before[name] != after[name]}
         restarted = sorted(changed | (set(changed_hooks) & before.keys() & after.keys()))
@@ -180,7 +171,12 @@ class Engine:
         )
 
     def command_hooks(self) -> list[CommandHook]:
-        return command_hooks(self.commands)
+        return self.commands.hook_list() if self.commands is not None else []
+
+    def _command_chain(self, config: Config) -> CommandChain | None:
+        """The chain that runs `config`'s command hooks, its runs held at the intercept gate."""
+        host = host_named(config.host)
+        return host.command_chain(config, self.journal, self.approvals, self.gate)
 
     def reload_failed(self, error: str, *, files: Collection[str] = (), trigger: str) -> Reload:
         """A config that does not parse changes nothing; the journal says why."""
@@ -188,8 +184,8 @@ class Engine:
             Reload(files=sorted(files), unchanged=list(self.hooks), error=error, trigger=trigger)
         )
 
-    def _retire(self, hook: Hook) -> None:
-        task = asyncio.create_task(_stop_hook(hook))
+    def _retire(self, hook: LiveHook) -> None:
+        task = asyncio.create_task(hook.stop())
         self._retiring.add(task)
         task.add_done_callback(self._retiring.discard)
 
@@ -219,7 +215,7 @@ class Engine:
 
     async def send_through_pipeline(
         self, method: str, params: dict[str, Any], *, source: str = "composer"
-    ) -> StageResult | ApprovalResult | ChainResult | EventOutcome:
+    ) -> StageResult | ApprovalResult | Fired:
         """A stage request through every hook that intercepts it, as the host would send it;
         for command hooks, the event fired through their host's rules."""
         if self.commands is not None:
@@ -292,8 +288,3 @@ class Engine:
 
 def _everything(_exchange: Exchange) -> bool:
     return True
-
-
-async def _stop_hook(hook: Hook) -> None:
-    if isinstance(hook, (ProcessHook, ManualHook)):
-        await hook.stop()

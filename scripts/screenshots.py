@@ -24,9 +24,9 @@ import yaml
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from inspector.config import load_config
 from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO, EXAMPLES
 from inspector.engine import Engine
+from inspector.hosts.load import load_config
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.screens.approval import ApprovalScreen
 from inspector.tui.screens.composer import ComposerScreen

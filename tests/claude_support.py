@@ -12,8 +12,8 @@ from typing import Any
 
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.approvals import Approvals, Verdict
+from inspector.hosts.claude.hooks import ClaudeHooks
 from inspector.journal.journal import Journal
-from inspector.pipeline.claude_hooks import ClaudeHooks
 
 SCRIPTS = Path(__file__).parent / "hooks" / "claude"
 _numbers = itertools.count(1)

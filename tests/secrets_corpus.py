@@ -8,8 +8,9 @@ from typing import Any
 
 import yaml
 
+from inspector.hosts.picoclaw import templates
 from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
-from inspector.protocol import jsonrpc, templates
+from inspector.protocol import jsonrpc
 
 CORPUS = Path(__file__).parent / "data" / "secrets_corpus.yaml"
 

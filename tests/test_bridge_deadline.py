@@ -17,7 +17,7 @@ from conftest import config_of, scripted, wait_for
 from corpus_cases import INPUTS
 
 from inspector.engine import Engine
-from inspector.hooks.process import ProcessHook
+from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.records import Exchange, record_from_json
 from inspector.tui.widgets.detail_pane import raw_view
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from inspector.config.claude import load_claude, read_claude
 from inspector.config.errors import ConfigError
-from inspector.protocol.claude_events import EVENTS  # checked against the CLI in real_agents
+from inspector.hosts.claude.config import load_claude, read_claude
+from inspector.hosts.claude.events import EVENTS  # checked against the CLI in real_agents
 
 
 def hooks(event: str, *commands: str, matcher: str | None = None, **more: Any) -> dict:

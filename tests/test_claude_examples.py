@@ -13,8 +13,7 @@ from claude_support import claude_hooks, reply, spec
 from test_claude_turn import EVENTS as FIRED
 from test_claude_turn import SCENARIO
 
-from inspector.drivers.claude_turn import ClaudeTurnRunner
-from inspector.pipeline.command_hosts import context_template
+from inspector.hosts.claude.turn import ClaudeTurnRunner
 
 
 def shape(payload: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -36,4 +35,4 @@ async def test_the_template_has_the_shape_the_runner_sends(tmp_path: Path, event
     hooks = claude_hooks(hook, project_dir=tmp_path)
     await ClaudeTurnRunner(hooks).run(SCENARIO)
     sent = json.loads(record.read_text().splitlines()[0])
-    assert shape(context_template(hooks, event)) == shape(sent)
+    assert shape(hooks.context_template(event)) == shape(sent)

@@ -20,10 +20,10 @@ from claude_support import (
 from conftest import wait_for
 
 from inspector.hooks.approvals import Verdict
+from inspector.hosts.claude.events import matches
+from inspector.hosts.claude.hooks import ClaudeHooks
+from inspector.hosts.claude.outcome import EventOutcome
 from inspector.journal.records import Decision, Exchange
-from inspector.pipeline.claude_hooks import ClaudeHooks
-from inspector.pipeline.claude_outcome import EventOutcome
-from inspector.protocol.claude_events import matches
 
 PROMPT = {"session_id": "s1", "hook_event_name": "UserPromptSubmit", "prompt": "hi"}
 STOP = {"session_id": "s1", "hook_event_name": "Stop", "stop_hook_active": False}

@@ -12,13 +12,13 @@ from typing import Any
 
 from claude_support import answer_prompts, claude_hooks, decision, reply, script, spec
 
-from inspector.config.claude import read_claude
 from inspector.config.model import CommandHookSpec
-from inspector.drivers.claude_turn import ClaudeTurnOutcome, ClaudeTurnRunner
-from inspector.drivers.scenario import load_scenario, parse_scenario
 from inspector.hooks.approvals import Approvals, Verdict
+from inspector.hosts.claude.config import read_claude
+from inspector.hosts.claude.hooks import ClaudeHooks
+from inspector.hosts.claude.turn import ClaudeTurnOutcome, ClaudeTurnRunner
 from inspector.journal.journal import Journal
-from inspector.pipeline.claude_hooks import ClaudeHooks
+from inspector.scenario import load_scenario, parse_scenario
 
 EXAMPLE = Path(__file__).parent.parent / "inspector" / "examples" / "claude"
 EVENTS = (

@@ -11,7 +11,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.config import Config, ConfigError, Defaults, HookSpec, load_config
+from inspector.config import Config, ConfigError, Defaults, HookSpec
+from inspector.hosts.load import load_config
 
 CONFIGS = Path(__file__).parent / "configs"
 

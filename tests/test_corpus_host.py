@@ -11,9 +11,9 @@ import pytest
 from corpus_cases import CASES, Case, shared_config
 
 from inspector.engine import Engine
-from inspector.hooks.process import ProcessHook
 from inspector.hosts.picoclaw.decode import typed_params
 from inspector.hosts.picoclaw.go_encode import marshal
+from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.hosts.picoclaw.schemas import PARAMS
 from inspector.pipeline.results import ApprovalResult, StageResult
 

@@ -18,8 +18,8 @@ from conftest import HOOKS, config_of, needs_proc, open_fds, scripted, wait_for,
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.engine import Engine
-from inspector.hooks import process
-from inspector.hooks.process import CLOSE_GRACE_S, ProcessHook
+from inspector.hosts.picoclaw import process
+from inspector.hosts.picoclaw.process import CLOSE_GRACE_S, ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import load_journal
 from inspector.journal.records import Exchange, Lifecycle, Noise, Record, Stderr

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from inspector.hosts.picoclaw import line_findings
+from inspector.hosts.picoclaw import line_findings, templates
 from inspector.hosts.picoclaw.decode import decode_answer, hello_findings, read_line, typed_params
 from inspector.journal.records import Finding
-from inspector.protocol import findings, templates
+from inspector.protocol import findings
 from inspector.protocol.stages import STAGE_FOR_METHOD
 
 JSON = dict[str, Any]

@@ -14,15 +14,16 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.config import Config, load_config
+from inspector.config import Config
 from inspector.config.errors import ConfigError
-from inspector.drivers.scenario import Scenario, parse_scenario
+from inspector.hosts.load import load_config
 from inspector.hosts.picoclaw import line_findings
 from inspector.hosts.picoclaw.decode import read_line
 from inspector.hosts.picoclaw.go_decode import fold
 from inspector.hosts.picoclaw.outcome import RpcLine
 from inspector.protocol.findings import CODES
 from inspector.protocol.framing import Line, LineSplitter
+from inspector.scenario import Scenario, parse_scenario
 
 QUICK = settings(max_examples=150, deadline=None)
 WITH_TMP = settings(

@@ -15,13 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fuzz import JSON_VALUES as PLAIN_JSON_VALUES
 
-from inspector.config import Config, load_config
+from inspector.config import Config
 from inspector.config.errors import ConfigError
-from inspector.drivers.scenario import Scenario, load_scenario
+from inspector.hosts.load import load_config
 from inspector.journal.jsonl import JournalLoadError, dumps, load_journal
 from inspector.journal.records import RECORD_TYPES, field_names
 from inspector.journal.redact import redact
 from inspector.relay.wire import read_token
+from inspector.scenario import Scenario, load_scenario
 from inspector.tui.settings import Settings, load_settings
 from inspector.tui.themes import load_themes
 

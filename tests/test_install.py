@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from inspector.cli.main import main
-from inspector.config.claude import read_claude
-from inspector.config.jcli import read_jcli
+from inspector.hosts.claude.config import read_claude
+from inspector.hosts.jcli.config import read_jcli
 
 # A settings file as people keep them: CRLF, odd spacing, their own hooks on the events install
 # uses (one of them empty), keys install never reads.

@@ -22,9 +22,9 @@ from jcli_support import (
 
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec
+from inspector.hosts.jcli.chain import ChainResult, JcliChain
 from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_INVALID, STATUS_NOT_SENT, STATUS_TIMEOUT
-from inspector.pipeline.jcli_chain import ChainResult, JcliChain
 from inspector.protocol.command_findings import finding
 
 TOOL_CONTEXT = {"tool_name": "Bash", "tool_arguments": '{"command":"ls"}', "session_id": "s1"}

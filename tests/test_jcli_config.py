@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.config.errors import ConfigError
-from inspector.config.jcli import load_jcli, read_jcli
+from inspector.hosts.jcli.config import load_jcli, read_jcli
 
 EXAMPLES = Path(__file__).parent.parent / "inspector" / "examples" / "jcli"
 

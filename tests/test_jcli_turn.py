@@ -19,10 +19,11 @@ from jcli_support import (
     spec,
 )
 
-from inspector.config.jcli import read_jcli
-from inspector.config.jcli_events import EVENTS
 from inspector.config.model import CommandHookSpec
-from inspector.drivers.jcli_turn import (
+from inspector.hosts.jcli.chain import JcliChain
+from inspector.hosts.jcli.config import read_jcli
+from inspector.hosts.jcli.events import EVENTS
+from inspector.hosts.jcli.turn import (
     ABORTED,
     BLOCKED,
     COMPLETED,
@@ -32,9 +33,8 @@ from inspector.drivers.jcli_turn import (
     JcliTurnRunner,
     Mode,
 )
-from inspector.drivers.scenario import load_scenario, parse_scenario
 from inspector.journal.journal import Journal
-from inspector.pipeline.jcli_chain import JcliChain
+from inspector.scenario import load_scenario, parse_scenario
 
 EXAMPLES = Path(__file__).parent.parent / "inspector" / "examples" / "jcli"
 

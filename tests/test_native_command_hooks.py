@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from inspector.config import ConfigError, load_config
+from inspector.config import ConfigError
 from inspector.config.model import CommandHookSpec
+from inspector.hosts.load import load_config
 
 GUARD = """\
 import json, sys

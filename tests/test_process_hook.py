@@ -10,7 +10,7 @@ import pytest
 from conftest import HOOKS, needs_proc, open_fds, recorded_lines, scripted, wait_for
 
 from inspector.config.model import Defaults, HookSpec
-from inspector.hooks.process import ProcessHook
+from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.hook_rows import HookRows
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Lifecycle, Noise, Stderr

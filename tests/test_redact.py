@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 from inspector.cli.main import main
+from inspector.hosts.picoclaw import templates
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter, load_journal
 from inspector.journal.records import Event, Exchange, Noise, Stderr
 from inspector.journal.redact import redact, redact_session, redact_value
 from inspector.journal.secret_keys import is_secret_key
 from inspector.journal.secret_text import REDACTED, redact_text
-from inspector.protocol import jsonrpc, templates
+from inspector.protocol import jsonrpc
 
 SECRETS = {
     "api_key": "sk-live-0123456789abcdefXYZ",

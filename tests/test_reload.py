@@ -13,9 +13,9 @@ import pytest
 import yaml
 from conftest import wait_for
 
-from inspector.config import load_config
 from inspector.engine import Engine
-from inspector.hooks.process import ProcessHook
+from inspector.hosts.load import load_config
+from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.records import Reload
 from inspector.reload.watcher import Reloader
 

@@ -16,8 +16,8 @@ from test_cli import hook_inspector
 from textual.widgets import OptionList, Static
 from tui_support import make_app, opened, running
 
-from inspector.config import load_config
 from inspector.engine import Engine
+from inspector.hosts.load import load_config
 from inspector.tui.app import Session
 from inspector.tui.screens.pick import PickScreen
 from inspector.tui.screens.replay_report import ReplayReportScreen

@@ -29,7 +29,7 @@ from fake_agent import FakeAgent
 from inspector.bridge.listener import MAX_UNGREETED, ListenOptions, listen_for_relays
 from inspector.config.model import Defaults
 from inspector.engine import Engine
-from inspector.hooks.process import READY, ProcessHook
+from inspector.hosts.picoclaw.process import READY, ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import Lifecycle
 from inspector.relay import wire

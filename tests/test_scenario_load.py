@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from inspector.config.errors import ConfigError
-from inspector.drivers.scenario import (
+from inspector.scenario import (
     DEFAULT_CHANNEL,
     DEFAULT_MODEL,
     DEFAULT_SESSION,

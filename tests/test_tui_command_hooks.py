@@ -8,8 +8,8 @@ from pathlib import Path
 from conftest import wait_for
 from tui_support import make_app, opened, running
 
-from inspector.config import load_config
 from inspector.engine import Engine
+from inspector.hosts.load import load_config
 from inspector.journal.records import Decision, Exchange, Reload
 from inspector.tui.app import Session
 from inspector.tui.screens.approval import ApprovalScreen

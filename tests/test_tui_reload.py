@@ -16,9 +16,9 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_support import make_app, opened, running
 
-from inspector.config import load_config
 from inspector.engine import Engine
-from inspector.hooks.process import ProcessHook
+from inspector.hosts.load import load_config
+from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.records import Exchange, Reload
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.screens.pick import PickScreen

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Select, Static, TextArea
 
 from inspector.hooks.approvals import Verdict
-from inspector.protocol import templates
+from inspector.hosts.picoclaw import templates
 from inspector.tui.screens.approval import ApprovalScreen, PromptView
 from inspector.tui.screens.composer import ComposeRequest, ComposerScreen
 from inspector.tui.screens.rules import RulesScreen, RuleView

@@ -15,11 +15,11 @@ from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent, TextArea
 from tui_support import SIZE, exchange_list, make_app, opened, steady, until
 
-from inspector.config import load_config
 from inspector.demo import DEMO_CONFIG
 from inspector.engine import Engine
 from inspector.hooks.approvals import ApprovalPrompt, EarlierAnswer
-from inspector.hooks.process import ProcessHook
+from inspector.hosts.load import load_config
+from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.records import (
     Decision,
     Event,

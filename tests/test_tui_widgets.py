@@ -15,9 +15,9 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TextArea
 
+from inspector.hosts.picoclaw import templates
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event, Exchange, Finding, Noise, Record, Stderr
-from inspector.protocol import templates
 from inspector.tui.widgets.detail_pane import DetailPane
 from inspector.tui.widgets.event_stream import EventStream
 from inspector.tui.widgets.exchange_list import ExchangeList

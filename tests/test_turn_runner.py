@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from inspector.drivers.scenario import Scenario, parse_scenario
-from inspector.drivers.turn_runner import ABORTED, COMPLETED, ERROR, TurnRunner
+from inspector.hosts.picoclaw import templates
+from inspector.hosts.picoclaw.turn import ABORTED, COMPLETED, ERROR, TurnRunner
 from inspector.pipeline.results import ApprovalResult, StageResult
-from inspector.protocol import templates
+from inspector.scenario import Scenario, parse_scenario
 
 Answer = Callable[[dict[str, Any]], Any]
 

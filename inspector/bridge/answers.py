@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.bridge.deadline import FALLBACK
-from inspector.pipeline.answers import verdict_label
+from inspector.hosts.picoclaw.answers import verdict_label
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.finding import Finding
 from inspector.protocol.findings import finding

@@ -13,10 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.pipeline.claude_answer import ALLOW, ASK, BLOCK, CONTINUE, DEFER, DENY, STOP
-from inspector.pipeline.claude_outcome import EventOutcome
-from inspector.pipeline.jcli_chain import ChainResult
-from inspector.protocol.claude_events import (
+from inspector.hosts.claude.answer import ALLOW, ASK, BLOCK, CONTINUE, DEFER, DENY, STOP
+from inspector.hosts.claude.events import (
     DECISION_BLOCK_EVENTS,
     PERMISSION_REQUEST,
     POST_TOOL_USE,
@@ -25,6 +23,8 @@ from inspector.protocol.claude_events import (
     SESSION_START,
     USER_PROMPT_SUBMIT,
 )
+from inspector.hosts.claude.outcome import EventOutcome
+from inspector.hosts.jcli.chain import ChainResult
 
 JSONObject = dict[str, Any]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from inspector.pipeline.claude_answer import ALLOW, CONTINUE, DENY
-from inspector.pipeline.claude_outcome import EventOutcome, HookRun
-from inspector.protocol.claude_events import PERMISSION_REQUEST
+from inspector.hosts.claude.answer import ALLOW, CONTINUE, DENY
+from inspector.hosts.claude.events import PERMISSION_REQUEST
+from inspector.hosts.claude.outcome import EventOutcome, HookRun
 
 BEHAVIOURS = (DENY, ALLOW)  # in order of precedence
 

@@ -21,7 +21,11 @@ from inspector.bridge.command_permission import permission_outcome
 from inspector.bridge.deadline import DEADLINE_CODE, CallDeadline
 from inspector.bridge.greeting import Greeting
 from inspector.hooks.command_hook import parse_stdout
-from inspector.hosts import CLAUDE, host_label
+from inspector.host_names import CLAUDE, host_label
+from inspector.hosts.claude.events import PRE_TOOL_USE
+from inspector.hosts.claude.hooks import ClaudeHooks
+from inspector.hosts.claude.outcome import EventOutcome
+from inspector.hosts.jcli.chain import JcliChain
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
@@ -32,11 +36,7 @@ from inspector.journal.records import (
     Finding,
     Noise,
 )
-from inspector.pipeline.claude_hooks import ClaudeHooks
-from inspector.pipeline.claude_outcome import EventOutcome
 from inspector.pipeline.gate import AT_STAGE
-from inspector.pipeline.jcli_chain import JcliChain
-from inspector.protocol.claude_events import PRE_TOOL_USE
 from inspector.relay import command_wire
 
 if TYPE_CHECKING:

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.kinder import kinder_findings
-from inspector.hooks.process import ProcessHook
+from inspector.hosts.picoclaw.answers import DENIED
+from inspector.hosts.picoclaw.pipeline import Pipeline
+from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -27,9 +29,8 @@ from inspector.journal.records import (
     Finding,
     Record,
 )
-from inspector.pipeline.answers import DENIED
 from inspector.pipeline.gate import GatedHook
-from inspector.pipeline.pipeline import Hook, Pipeline
+from inspector.pipeline.hook import Hook
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import CONTINUE, STAGE_FOR_METHOD
 from inspector.relay.wire import answer_by_ms

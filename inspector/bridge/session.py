@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.bridge import answers
 from inspector.bridge.deadline import CallDeadline, answer_relayed
 from inspector.bridge.greeting import Greeting
-from inspector.hosts import PICOCLAW
+from inspector.host_names import PICOCLAW
 from inspector.hosts.picoclaw.go_decode import GoDecodeError
 from inspector.journal.records import (
     STATUS_CANCELLED,

@@ -10,7 +10,7 @@ from rich.text import Text
 from inspector.cli.printer import describe, finding_line
 from inspector.cli.session import config_or_demo
 from inspector.drivers.check import HookReport, check
-from inspector.hosts import host_label
+from inspector.host_names import host_label
 from inspector.journal.records import Lifecycle
 from inspector.safe_text import json_dumps, one_line
 

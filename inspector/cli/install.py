@@ -12,7 +12,7 @@ from pathlib import Path
 from inspector.cli import install_claude, install_jcli
 from inspector.config.checks import did_you_mean
 from inspector.config.errors import ConfigError
-from inspector.protocol.claude_events import EVENTS as CLAUDE_EVENTS
+from inspector.hosts.claude.events import EVENTS as CLAUDE_EVENTS
 from inspector.relay.command_wire import CLAUDE, DEFAULT_TIMEOUT_MS, JCLI
 
 HOSTS = (CLAUDE, JCLI)

@@ -20,7 +20,7 @@ from inspector.config.document import Document, KeyPath
 from inspector.config.fields import describe
 from inspector.config.files import read_config_text
 from inspector.config.parse import parse_json
-from inspector.protocol.claude_events import TOOL_EVENTS
+from inspector.hosts.claude.events import TOOL_EVENTS
 
 JSONObject = dict[str, Any]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from inspector.cli.install_files import write_atomically
 from inspector.config.errors import ConfigError
 from inspector.config.files import read_config_text
-from inspector.config.jcli_events import EVENTS
+from inspector.hosts.jcli.events import EVENTS
 
 FOLDER_NAME = "hook-inspector"
 HOOK_FILE = "HOOK.yaml"

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.cli.output import BackgroundOutput
-from inspector.hosts import PICOCLAW, host_label
+from inspector.host_names import PICOCLAW, host_label
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import is_final
 from inspector.journal.records import (

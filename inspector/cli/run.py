@@ -17,11 +17,12 @@ from inspector.cli.session import (
     hooks_that_never_started,
 )
 from inspector.demo import DEMO_CONFIG, default_scenario
-from inspector.drivers.runners import Outcome, turn_runner
-from inspector.drivers.scenario import load_scenario
+from inspector.drivers.runners import turn_runner
 from inspector.engine import Engine
+from inspector.hosts.host import TurnOutcome
 from inspector.journal.records import Reload
 from inspector.reload.watcher import Reloader
+from inspector.scenario import load_scenario
 
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 
@@ -44,7 +45,7 @@ async def run_scenario(
     printer = Printer(engine.journal, as_json=as_json)
     summary = Console(stderr=True, highlight=False)
 
-    async def play() -> Sequence[Outcome]:
+    async def play() -> Sequence[TurnOutcome]:
         outcomes = await turn_runner(engine).run(scenario)
         await engine.pipeline.drain_events()
         if not as_json:

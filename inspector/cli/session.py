@@ -9,9 +9,10 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from inspector.config import Config, load_config
+from inspector.config import Config
 from inspector.demo import DEMO_CONFIG
-from inspector.hooks.process import EXITED
+from inspector.hosts.load import load_config
+from inspector.hosts.picoclaw.process import EXITED
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_ERROR,

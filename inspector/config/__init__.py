@@ -1,7 +1,6 @@
-"""Hook configs: native YAML and PicoClaw's config.json, read into one Config."""
+"""The one Config shape every host's files are read into, and the readers they share."""
 
 from inspector.config.errors import ConfigError
-from inspector.config.load import load_config
 from inspector.config.model import Config, Defaults, HookSpec
 
-__all__ = ["Config", "ConfigError", "Defaults", "HookSpec", "load_config"]
+__all__ = ["Config", "ConfigError", "Defaults", "HookSpec"]

@@ -29,7 +29,6 @@ from inspector.config.fields import (
     want_str,
     want_str_list,
 )
-from inspector.config.jcli_events import EVENTS as JCLI_EVENTS
 from inspector.config.model import (
     CommandHookSpec,
     CommandHost,
@@ -38,7 +37,6 @@ from inspector.config.model import (
     HookSpec,
     TimeoutBehaviour,
 )
-from inspector.protocol.claude_events import EVENTS as CLAUDE_EVENTS
 
 ROOT_KEYS = ("defaults", "hooks")
 DEFAULT_KEYS = tuple(item.name for item in dataclasses.fields(Defaults))
@@ -50,10 +48,11 @@ COMMAND_KEYS = (
     *("matcher", "retry", "on_error", "tool_name", "tool_matcher", "model_prefix"),
 )
 COMMAND_HOSTS: dict[str, CommandHost] = {"jcli": "jcli", "claude": "claude"}
-COMMAND_EVENTS = {"jcli": JCLI_EVENTS, "claude": CLAUDE_EVENTS}
+# Each command-hook host's event names, as its folder under inspector/hosts lists them.
+CommandEvents = Mapping[str, Collection[str]]
 
 
-def read_native(doc: Document, config_path: Path) -> Config:
+def read_native(doc: Document, config_path: Path, command_events: CommandEvents) -> Config:
     if not isinstance(doc.data, dict):
         message = f"the top level must be a map with a hooks key, got {describe(doc, doc.data)}"
         raise doc.error((), message)
@@ -63,7 +62,7 @@ def read_native(doc: Document, config_path: Path) -> Config:
         raise doc.error((), "hooks is required (write `hooks: {}` for none)")
     defaults = _defaults(doc, field(doc, (), root, "defaults", want_map, {}))
     hooks = want_map(doc, ("hooks",), root["hooks"])
-    specs = tuple(_hook(doc, name, raw, config_path) for name, raw in hooks.items())
+    specs = tuple(_hook(doc, name, raw, config_path, command_events) for name, raw in hooks.items())
     commands = {spec.host for spec in specs if isinstance(spec, CommandHookSpec)}
     if commands and (len(commands) > 1 or len(commands) < len({type(spec) for spec in specs})):
         message = (
@@ -94,7 +93,9 @@ def _want_ms(doc: Document, path: KeyPath, value: object) -> int:
     return ms
 
 
-def _hook(doc: Document, name: str, raw: object, config_path: Path) -> HookSpec | CommandHookSpec:
+def _hook(
+    doc: Document, name: str, raw: object, config_path: Path, command_events: CommandEvents
+) -> HookSpec | CommandHookSpec:
     path: KeyPath = ("hooks", name)
     entry = want_map(doc, path, raw)
     kind = field(doc, path, entry, "kind", want_str, "process")
@@ -103,24 +104,28 @@ def _hook(doc: Document, name: str, raw: object, config_path: Path) -> HookSpec 
     if kind == "manual":
         return _manual_hook(doc, name, entry, config_path)
     if kind == "command":
-        return _command_hook(doc, name, entry, config_path)
+        return _command_hook(doc, name, entry, config_path, command_events)
     message = f'unsupported kind "{kind}"; expected process, manual or command'
     raise doc.error((*path, "kind"), message)
 
 
 def _command_hook(
-    doc: Document, name: str, entry: Mapping[str, object], config_path: Path
+    doc: Document,
+    name: str,
+    entry: Mapping[str, object],
+    config_path: Path,
+    command_events: CommandEvents,
 ) -> CommandHookSpec:
     """One process per call, run by the rules of `host` (j-cli or Claude Code)."""
     path: KeyPath = ("hooks", name)
     _check_keys(doc, path, entry, COMMAND_KEYS, "a command hook")
     host = field(doc, path, entry, "host", want_str, "")
-    if host not in COMMAND_EVENTS:
+    if host not in command_events:
         where = (*path, "host") if "host" in entry else path
         raise doc.error(where, f'host must be jcli or claude, got "{host}"')
     event = field(doc, path, entry, "event", want_str, "")
-    if event not in COMMAND_EVENTS[host]:
-        hint = did_you_mean(event, COMMAND_EVENTS[host])
+    if event not in command_events[host]:
+        hint = did_you_mean(event, command_events[host])
         raise doc.error((*path, "event"), f'{host} has no event "{event}"{hint}')
     command = field(doc, path, entry, "command", want_str, "")
     if not command.strip():

@@ -16,11 +16,12 @@ from typing import Any
 
 from inspector.config.model import CommandHookSpec, Config, HookSpec
 from inspector.engine import Engine
+from inspector.hosts.host import CommandChain
+from inspector.hosts.picoclaw.templates import template
+from inspector.hosts.registry import host_named
 from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_OK, Exchange, Lifecycle, Noise, Record, Stderr
-from inspector.pipeline.command_hosts import CommandHost, command_host, context_template, run_failed
 from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGES
-from inspector.protocol.templates import template
 
 SOURCE = "check"
 _NAME_LIST = re.compile(r"[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*")  # Bash, Edit|Write
@@ -131,13 +132,12 @@ def _by_hook(engine: Engine) -> dict[str, list[CommandHookSpec]]:
 
 async def _probe_command_hook(engine: Engine, specs: list[CommandHookSpec]) -> HookReport:
     name = specs[0].name
-    host = command_host(
-        replace(engine.config, hooks=tuple(specs)), engine.journal, engine.approvals
-    )
+    only_these = replace(engine.config, hooks=tuple(specs))
+    host = host_named(only_these.host).command_chain(only_these, engine.journal, engine.approvals)
     report = HookReport(name, engine.journal.host, [spec.event for spec in specs], "events")
     for spec in specs:
         start = len(engine.journal.records)
-        await _fire(host, spec.event, _fitting(context_template(host, spec.event), spec))
+        await _fire(host, spec.event, spec)
         runs = [
             record
             for record in engine.journal.records[start:]
@@ -148,13 +148,13 @@ async def _probe_command_hook(engine: Engine, specs: list[CommandHookSpec]) -> H
         else:
             report.not_probed[spec.event] = "its filter takes none of the sample tools"
         report.records += runs
-        report.failed += [run for run in runs if run_failed(host, run)]
+        report.failed += [run for run in runs if host is not None and host.run_failed(run)]
     return report
 
 
-async def _fire(host: CommandHost | None, event: str, context: dict[str, Any]) -> None:
+async def _fire(host: CommandChain | None, event: str, spec: CommandHookSpec) -> None:
     if host is not None:
-        await host.fire(event, context, source=SOURCE)
+        await host.fire(event, _fitting(host.context_template(event), spec), source=SOURCE)
 
 
 def _fitting(context: dict[str, Any], spec: CommandHookSpec) -> dict[str, Any]:

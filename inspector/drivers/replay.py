@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from inspector.engine import Engine
-from inspector.hosts import CLAUDE
+from inspector.host_names import CLAUDE
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,

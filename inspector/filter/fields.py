@@ -12,7 +12,7 @@ from inspector.filter.errors import FilterError
 from inspector.filter.known_values import KNOWN_VALUES, matches_none, unknown_value
 from inspector.filter.lexer import Token
 from inspector.filter.match import matcher
-from inspector.hosts import PICOCLAW
+from inspector.host_names import PICOCLAW
 from inspector.journal.records import RECORD_TYPES, Record
 from inspector.protocol.event_kinds import LEGACY_EVENT_ALIASES
 

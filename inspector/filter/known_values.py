@@ -6,13 +6,21 @@ from __future__ import annotations
 import difflib
 from collections.abc import Collection, Iterable
 
-from inspector.config.jcli_events import EVENTS as JCLI_EVENTS
 from inspector.filter.match import matcher
-from inspector.hooks.process import EXITED, FAILED, READY, RESTARTING, STARTING, STOPPED, STOPPING
-from inspector.hosts import LABELS
+from inspector.host_names import LABELS
+from inspector.hosts.claude.events import EVENTS as CLAUDE_EVENTS
+from inspector.hosts.jcli.events import EVENTS as JCLI_EVENTS
+from inspector.hosts.picoclaw.process import (
+    EXITED,
+    FAILED,
+    READY,
+    RESTARTING,
+    STARTING,
+    STOPPED,
+    STOPPING,
+)
 from inspector.journal import records
 from inspector.protocol.catalogue import METHODS
-from inspector.protocol.claude_events import EVENTS as CLAUDE_EVENTS
 from inspector.protocol.stages import STAGES
 
 STATUSES = (

@@ -7,7 +7,7 @@ import contextvars
 import time
 from typing import Any
 
-from inspector.config.model import HookSpec
+from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.approvals import (
     ALLOW_ONCE,
     DENY,
@@ -58,6 +58,10 @@ class ManualHook:
     async def start(self) -> bool:
         self._set_state(READY, f"asks the user; no answer in time: {self.spec.on_timeout}")
         return True
+
+    def follow(self, defaults: Defaults) -> None:
+        """A person's time to answer comes with each call (the approval timeout), so new
+        defaults change nothing here."""
 
     async def stop(self) -> None:
         self._set_state(STOPPED, "")

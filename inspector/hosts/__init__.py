@@ -1,10 +1,1 @@
-"""The agents whose hooks hook-inspector speaks, one folder each. Every journal record names its
-host by one of these names (Record.host); people read the label."""
-
-PICOCLAW, JCLI, CLAUDE = "picoclaw", "jcli", "claude"
-LABELS = {PICOCLAW: "PicoClaw", JCLI: "j-cli", CLAUDE: "Claude Code"}
-
-
-def host_label(host: str) -> str:
-    """How a person names the host: "PicoClaw", "j-cli", "Claude Code"."""
-    return LABELS.get(host, host or LABELS[PICOCLAW])
+"""The agents whose hooks hook-inspector speaks, one folder each, and the registry of them."""

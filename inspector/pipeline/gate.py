@@ -30,7 +30,7 @@ from inspector.journal.records import (
     Exchange,
     Finding,
 )
-from inspector.pipeline.pipeline import ENTRY_STOP, Hook
+from inspector.pipeline.hook import ENTRY_STOP, Hook
 from inspector.protocol.stages import ABORT_TURN, HELLO, METHOD_FOR_STAGE, STAGE_FOR_METHOD
 
 HUMAN = "human"

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from watchfiles import awatch
 
-from inspector.config import ConfigError, load_config
+from inspector.config import ConfigError
 from inspector.engine import Engine
+from inspector.hosts.load import load_config
 from inspector.journal.records import Reload
 from inspector.reload.targets import digest, folders, watched_paths
 

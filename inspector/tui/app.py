@@ -21,19 +21,18 @@ from textual.widgets import Footer, Input, Label, TextArea
 from inspector.bridge.listener import Listener, ListenError, ListenOptions, listen_for_relays
 from inspector.demo import DEMO_CONFIG, scenarios_near
 from inspector.drivers.runners import turn_runner
-from inspector.drivers.scenario import load_scenario
 from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, TIMEOUT, Verdict
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.private_file import JournalFileError, write_private
 from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
-from inspector.pipeline.command_hosts import context_template, events
 from inspector.pipeline.gate import AT_HOOK, AT_STAGE, InterceptTargetError, edit_effect
 from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGE_FOR_METHOD
 from inspector.reload.failed_start import failed_start_text
 from inspector.reload.watcher import Reloader
 from inspector.safe_text import one_line, printable
+from inspector.scenario import load_scenario
 from inspector.tui.binding_ids import binding_ids
 from inspector.tui.clipboard import copy_text
 from inspector.tui.screens.approval import ApprovalScreen, PromptView
@@ -513,13 +512,14 @@ class InspectorApp(App[int]):
         if commands is None:
             screen = ComposerScreen(hooks=sorted(self.engine.hooks), initial=initial, title=title)
         else:  # command hooks: an event and its stdin context, not a JSON-RPC method
-            names = sorted({hook.name for hook in self.engine.command_hooks()})
+            hooks = self.engine.command_hooks()
+            events = sorted({hook.spec.event for hook in hooks})
             screen = ComposerScreen(
-                hooks=names,
-                methods=events(commands),
+                hooks=sorted({hook.name for hook in hooks}),
+                methods=events,
                 initial=initial,
-                template=lambda event: context_template(commands, event),
-                pipeline_methods=events(commands),
+                template=commands.context_template,
+                pipeline_methods=events,
                 title=title,
             )
         self.push_screen(screen, sent)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspector.bridge.listener import ListenOptions
-from inspector.config import load_config
 from inspector.config.model import Config
 from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO
 from inspector.engine import Engine
+from inspector.hosts.load import load_config
 from inspector.journal.jsonl import load_journal
 from inspector.tui.app import InspectorApp, Session
 

@@ -10,12 +10,12 @@ from typing import Any
 
 from fake_anthropic import Reply, ToolCall
 
-from inspector.config.claude import read_claude
-from inspector.drivers.claude_turn import ClaudeTurnOutcome, ClaudeTurnRunner
-from inspector.drivers.scenario import Round, Scenario, ScriptedCall, Turn
 from inspector.hooks.approvals import Approvals
+from inspector.hosts.claude.config import read_claude
+from inspector.hosts.claude.hooks import ClaudeHooks
+from inspector.hosts.claude.turn import ClaudeTurnOutcome, ClaudeTurnRunner
 from inspector.journal.journal import Journal
-from inspector.pipeline.claude_hooks import ClaudeHooks
+from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
 

@@ -7,7 +7,7 @@ import mmap
 from claude_cli import ClaudeCli
 from claude_fixtures import claude_cli  # noqa: F401 (fixture used by name)
 
-from inspector.protocol.claude_events import CLI_VERSION, EVENTS
+from inspector.hosts.claude.events import CLI_VERSION, EVENTS
 
 # The CLI's own list of hook event names starts so (its settings schema and its hook runner
 # share it); the test reads the whole list out of the installed program.

@@ -19,7 +19,7 @@ from fake_anthropic import FakeAnthropic, Reply, ToolCall, bash
 from recorded_hooks import read_calls, recorder, recording_settings, write_settings
 from test_claude_real import REASON, RISKY, play
 
-from inspector.drivers.claude_turn import ClaudeTurnOutcome
+from inspector.hosts.claude.turn import ClaudeTurnOutcome
 
 JSONObject = dict[str, Any]
 

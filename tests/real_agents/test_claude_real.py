@@ -20,7 +20,7 @@ from fake_anthropic import FakeAnthropic, Reply, bash
 from real_session import VOLATILE_KEYS, RealSession, committed
 from recorded_hooks import HookCall, read_calls, recorder, recording_settings, write_settings
 
-from inspector.protocol.claude_events import EVENTS
+from inspector.hosts.claude.events import EVENTS
 
 JSONObject = dict[str, Any]
 

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from inspector.config.model import CommandHookSpec, Config, HookSpec
-from inspector.hosts import JCLI
+from inspector.host_names import JCLI
 from inspector.journal.hook_rows import HookRow, HookRows
 from inspector.journal.journal import Journal
 from inspector.safe_text import shown

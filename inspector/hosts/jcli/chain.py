@@ -18,14 +18,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.config.jcli_events import CONTEXT_FIELDS, LEVELS, filter_never_matches
-from inspector.config.jcli_result import KEPT_ON_HALT, ResultRead, halt, merge, read_result
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.command import CommandRun
 from inspector.hooks.command_hook import CommandHook
+from inspector.hosts.jcli.events import CONTEXT_FIELDS, LEVELS, filter_never_matches
+from inspector.hosts.jcli.result import KEPT_ON_HALT, ResultRead, halt, merge, read_result
+from inspector.hosts.jcli.templates import context_template
+from inspector.hosts.jcli.turn import JcliTurnRunner
 from inspector.journal.journal import Journal
-from inspector.journal.records import STATUS_INVALID, STATUS_NOT_SENT, Decision, Exchange
+from inspector.journal.records import (
+    STATUS_INVALID,
+    STATUS_NOT_SENT,
+    STATUS_OK,
+    Decision,
+    Exchange,
+)
 from inspector.pipeline.gate import Gate, GatedCommandHook
 from inspector.protocol import command_findings as cf
 from inspector.protocol.finding import Finding
@@ -144,6 +152,19 @@ class JcliChain:
         for warning in warnings:
             if warning.hook is not None:
                 self._warnings.setdefault(warning.hook, []).append(warning.finding)
+
+    def hook_list(self) -> list[CommandHook]:
+        return [hook for hooks in self.hooks.values() for hook in hooks]
+
+    def run_failed(self, exchange: Exchange) -> bool:
+        """j-cli counts as failed any run it read no HookResult from."""
+        return exchange.status != STATUS_OK
+
+    def context_template(self, event: str) -> dict[str, Any]:
+        return context_template(event, self.cwd)
+
+    def turn_runner(self) -> JcliTurnRunner:
+        return JcliTurnRunner(self)
 
     @property
     def login_shell(self) -> bool:

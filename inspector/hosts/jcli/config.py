@@ -23,11 +23,11 @@ from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, want_map, want_str_list
 from inspector.config.files import read_config_text
-from inspector.config.jcli_events import EVENTS
-from inspector.config.jcli_hookdef import DEF_KEYS, HookDef, read_hookdef
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_yaml
+from inspector.hosts.jcli.events import EVENTS
+from inspector.hosts.jcli.hookdef import DEF_KEYS, HookDef, read_hookdef
 from inspector.protocol.command_findings import finding
 
 USER_HOME = Path(".jdata") / "agent"  # under Path.home()

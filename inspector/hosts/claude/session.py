@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspector.protocol.claude_events import (
+from inspector.hosts.claude.events import (
     CLI_VERSION,
     POST_TOOL_USE,
     POST_TOOL_USE_FAILURE,

@@ -5,8 +5,8 @@ exit-2 hook's stderr is passed on as written, newline and all."""
 
 from __future__ import annotations
 
-from inspector.pipeline.claude_answer import BLOCK
-from inspector.pipeline.claude_outcome import EventOutcome, HookRun
+from inspector.hosts.claude.answer import BLOCK
+from inspector.hosts.claude.outcome import EventOutcome, HookRun
 
 
 def _exit_2_text(run: HookRun) -> str:

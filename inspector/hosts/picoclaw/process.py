@@ -19,6 +19,7 @@ from inspector.hosts.picoclaw.decode import hello_findings, read_message
 from inspector.hosts.picoclaw.go_decode import json_kind
 from inspector.hosts.picoclaw.go_syntax import go_text
 from inspector.hosts.picoclaw.outcome import RpcLine
+from inspector.hosts.picoclaw.templates import hello_params
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -38,7 +39,6 @@ from inspector.journal.records import (
 from inspector.protocol import findings, jsonrpc
 from inspector.protocol.framing import Line
 from inspector.protocol.stages import HELLO
-from inspector.protocol.templates import hello_params
 
 CLOSE_GRACE_S = 2.0  # PicoClaw: close stdin, wait 2 s, then kill
 EXIT_DRAIN_S = 0.2  # after exit, how long stdout may still deliver answers (a child may hold it)
@@ -127,6 +127,9 @@ class ProcessHook:
             )
             await self._close_process()
         return False
+
+    def follow(self, defaults: Defaults) -> None:
+        self.defaults = defaults
 
     async def stop(self) -> None:
         """Close stdin, give the hook 2 s to exit, then kill it (PicoClaw sends no SIGTERM)."""

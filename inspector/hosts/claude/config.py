@@ -32,14 +32,14 @@ from inspector.config.files import read_config_text
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
-from inspector.protocol.claude_events import (
+from inspector.hosts.claude.events import (
     CLI_VERSION,
     EVENTS,
     MATCH_FIELDS,
     is_match_all,
     matcher_error,
 )
-from inspector.protocol.claude_findings import finding
+from inspector.hosts.claude.findings import finding
 
 # Current docs give command hooks 600 s; early versions had 60 s (the reference has this from
 # third-party summaries of the docs). We follow the current value.

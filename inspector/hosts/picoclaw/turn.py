@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
-from inspector.drivers.scenario import DEFAULT_RESULT, Round, Scenario, ScriptedCall, Turn
+from inspector.hosts.picoclaw import templates
 from inspector.pipeline.results import ApprovalResult, StageResult
-from inspector.protocol import templates
 from inspector.protocol.stages import ABORT_TURN, DENY_TOOL, HARD_ABORT, RESPOND
+from inspector.scenario import DEFAULT_RESULT, Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
 

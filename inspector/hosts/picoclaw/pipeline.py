@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.manual import APPROVAL_CHAIN
+from inspector.hosts.picoclaw.answers import label_for, read_answer, settle, verdict_label
 from inspector.hosts.picoclaw.decode import typed_params
 from inspector.hosts.picoclaw.go_types import deep_equal
 from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
 from inspector.hosts.picoclaw.plain import plain_params, plain_tool_result
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Event, Exchange, Finding
-from inspector.pipeline.answers import label_for, read_answer, settle, verdict_label
+from inspector.pipeline.hook import ENTRY_STOP, Hook, StageEntry
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.event_kinds import normalize_kind
 from inspector.protocol.stages import (
     ABORT_TURN,
     CONTINUE,
-    DENY_TOOL,
     METHOD_FOR_STAGE,
     RUNTIME_EVENT,
 )
@@ -30,40 +30,6 @@ OBSERVER_QUEUE = (
 )
 
 
-class Hook(Protocol):
-    """What the pipeline needs of a hook: a process hook, a human approver, ..."""
-
-    spec: HookSpec
-
-    @property
-    def name(self) -> str: ...
-
-    async def call(
-        self,
-        method: str,
-        params: Any,
-        *,
-        timeout_ms: int,
-        source: str,
-        turn: str | None = None,
-        exchange: Exchange | None = None,
-    ) -> Exchange: ...
-
-    async def notify(self, method: str, params: Any) -> str | None: ...
-
-
-class StageEntry(Protocol):
-    """Where the agent's call enters a stage, before any hook: the params the chain gets, or
-    None when the call was stopped there (the intercept's stage-level hold)."""
-
-    async def __call__(
-        self, stage: str, params: dict[str, Any], *, source: str, turn: str | None
-    ) -> dict[str, Any] | None: ...
-
-
-# The verdict of a call stopped at a stage's entry: the strongest stop each stage allows, so a
-# dropped destructive command never runs.
-ENTRY_STOP = {"before_tool": DENY_TOOL}
 STOPPED_AT_ENTRY = "stopped by hand at the inspector, before any hook saw it"
 STOPPED_BY = "human"
 

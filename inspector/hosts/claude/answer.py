@@ -8,14 +8,14 @@ from typing import Any
 
 from inspector.hooks.command import CommandRun
 from inspector.hooks.command_hook import parse_stdout
-from inspector.protocol.claude_events import (
+from inspector.hosts.claude.events import (
     DECISION_BLOCK_EVENTS,
     EXIT_2_REACHES_CLAUDE,
     PERMISSION_DECISIONS,
     PRE_TOOL_USE,
     STDOUT_IS_CONTEXT,
 )
-from inspector.protocol.claude_findings import output_findings, run_findings
+from inspector.hosts.claude.findings import output_findings, run_findings
 from inspector.protocol.finding import Finding
 
 JSONObject = dict[str, Any]

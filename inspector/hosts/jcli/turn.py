@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from inspector.drivers.scenario import Round, Scenario, ScriptedCall, Turn
-from inspector.pipeline.jcli_chain import ChainResult, JcliChain
 from inspector.protocol import command_findings as cf
+from inspector.scenario import Round, Scenario, ScriptedCall, Turn
+
+if TYPE_CHECKING:  # the chain makes its own runner
+    from inspector.hosts.jcli.chain import ChainResult, JcliChain
 
 JSONObject = dict[str, Any]
 Mode = Literal["tui", "oneshot"]

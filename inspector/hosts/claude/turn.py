@@ -27,25 +27,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from inspector.drivers.claude_session import (
-    MESSAGE_DISPLAY,
-    POST_TOOL_BATCH,
-    SESSION_END,
-    ClaudeSession,
-    session_uuid,
-)
-from inspector.drivers.scenario import Round, Scenario, ScriptedCall, Turn
-from inspector.pipeline import claude_feedback
-from inspector.pipeline.claude_answer import BLOCK, DEFER, DENY, STOP
-from inspector.pipeline.claude_outcome import EventOutcome
-from inspector.protocol.claude_events import (
+from inspector.hosts.claude import feedback as claude_feedback
+from inspector.hosts.claude.answer import BLOCK, DEFER, DENY, STOP
+from inspector.hosts.claude.events import (
     POST_TOOL_USE,
     POST_TOOL_USE_FAILURE,
     PRE_TOOL_USE,
     SESSION_START,
     USER_PROMPT_SUBMIT,
 )
-from inspector.protocol.claude_events import STOP as STOP_EVENT
+from inspector.hosts.claude.events import STOP as STOP_EVENT
+from inspector.hosts.claude.outcome import EventOutcome
+from inspector.hosts.claude.session import (
+    MESSAGE_DISPLAY,
+    POST_TOOL_BATCH,
+    SESSION_END,
+    ClaudeSession,
+    session_uuid,
+)
+from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config.model import CommandHookSpec, Defaults
-from inspector.drivers.claude_session import hook_env
 from inspector.hooks.approvals import (
     DENY as DENY_VERDICT,
 )
@@ -26,23 +25,25 @@ from inspector.hooks.approvals import (
 )
 from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.severity import severity_of
-from inspector.journal.journal import Journal
-from inspector.journal.records import Decision
-from inspector.pipeline.claude_answer import ALLOW, ASK, DENY, read_answer
-from inspector.pipeline.claude_outcome import (
+from inspector.hosts.claude.answer import ALLOW, ASK, DENY, ERROR, read_answer
+from inspector.hosts.claude.events import MATCH_FIELDS, matches
+from inspector.hosts.claude.findings import (
+    ask_denied_unattended,
+    last_to_finish,
+    updated_input_ignored,
+)
+from inspector.hosts.claude.outcome import (
     EventOutcome,
     HookRun,
     combine,
     ignored_updates,
     timing_decides,
 )
+from inspector.hosts.claude.session import example_payload, hook_env
+from inspector.hosts.claude.turn import ClaudeTurnRunner
+from inspector.journal.journal import Journal
+from inspector.journal.records import Decision, Exchange
 from inspector.pipeline.gate import Gate, GatedCommandHook
-from inspector.protocol.claude_events import MATCH_FIELDS, matches
-from inspector.protocol.claude_findings import (
-    ask_denied_unattended,
-    last_to_finish,
-    updated_input_ignored,
-)
 
 JSONObject = dict[str, Any]
 
@@ -82,6 +83,19 @@ class ClaudeHooks:
             for spec in specs
             if spec.host == "claude" and spec.enabled
         ]
+
+    def hook_list(self) -> list[CommandHook]:
+        return list(self.hooks)
+
+    def run_failed(self, exchange: Exchange) -> bool:
+        """A non-blocking error: an exit 2 that Claude Code reads as a block is an answer."""
+        return exchange.action == ERROR
+
+    def context_template(self, event: str) -> dict[str, Any]:
+        return example_payload(event, self.project_dir)
+
+    def turn_runner(self) -> ClaudeTurnRunner:
+        return ClaudeTurnRunner(self)
 
     def matching(self, event: str, payload: JSONObject) -> list[CommandHook]:
         """The hooks `event` runs with `payload`, in config order, duplicates included."""

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any, Protocol
 
-from inspector.protocol.claude_events import (
+from inspector.hosts.claude.events import (
     DECISION_BLOCK_EVENTS,
     EXIT_2_REACHES_CLAUDE,
     PERMISSION_DECISIONS,

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.hooks.approvals import Resolution
-from inspector.journal.records import Exchange
-from inspector.pipeline.claude_answer import (
+from inspector.hosts.claude.answer import (
     ALLOW,
     ASK,
     BLOCK,
@@ -19,7 +18,8 @@ from inspector.pipeline.claude_answer import (
     STOP,
     Answer,
 )
-from inspector.protocol.claude_events import PRE_TOOL_USE
+from inspector.hosts.claude.events import PRE_TOOL_USE
+from inspector.journal.records import Exchange
 
 JSONObject = dict[str, Any]
 

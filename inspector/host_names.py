@@ -1,0 +1,10 @@
+"""The names of the agents whose hooks hook-inspector speaks. Every journal record names its
+host by one of these names (Record.host); people read the label."""
+
+PICOCLAW, JCLI, CLAUDE = "picoclaw", "jcli", "claude"
+LABELS = {PICOCLAW: "PicoClaw", JCLI: "j-cli", CLAUDE: "Claude Code"}
+
+
+def host_label(host: str) -> str:
+    """How a person names the host: "PicoClaw", "j-cli", "Claude Code"."""
+    return LABELS.get(host, host or LABELS[PICOCLAW])

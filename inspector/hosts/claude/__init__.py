@@ -1,0 +1,1 @@
+"""Claude Code: command hooks, one process per call, run in parallel per event."""

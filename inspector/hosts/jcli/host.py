@@ -1,0 +1,55 @@
+"""j-cli as a host: its hooks folders and hooks.yaml files, its events, and its chain."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from inspector.config.model import Config
+from inspector.hooks.approvals import Approvals
+from inspector.host_names import JCLI, LABELS
+from inspector.hosts.jcli.chain import JcliChain
+from inspector.hosts.jcli.config import HOOK_FILES, LEGACY_FILE, PROJECT_DIR, read_jcli
+from inspector.hosts.jcli.events import EVENTS
+from inspector.journal.journal import Journal
+from inspector.pipeline.gate import Gate
+
+USER_DIR = "agent"  # ~/.jdata/agent holds the user level's hooks.yaml
+
+
+class JcliHost:
+    name = JCLI
+    label = LABELS[JCLI]
+    runs_commands = True
+    events: tuple[str, ...] = EVENTS
+
+    def recognises(self, path: Path) -> bool:
+        if path.is_dir():
+            return path.name == PROJECT_DIR or (path / PROJECT_DIR).is_dir() or _holds_hooks(path)
+        if path.name in HOOK_FILES:
+            return True
+        return path.name == LEGACY_FILE and path.parent.name in (PROJECT_DIR, USER_DIR)
+
+    def load(self, path: Path) -> Config:
+        jcli = read_jcli(path)
+        return replace(jcli.config, warnings=jcli.warnings, files=jcli.files, workdir=jcli.cwd)
+
+    def command_chain(
+        self, config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
+    ) -> JcliChain:
+        workdir = str(config.workdir) if config.workdir else None
+        return JcliChain(
+            config.command_hooks, journal, cwd=workdir, warnings=config.warnings, gate=gate
+        )
+
+
+def _holds_hooks(path: Path) -> bool:
+    """A hooks folder: subfolders each holding a HOOK.yaml."""
+    return any(
+        any((child / name).is_file() for name in HOOK_FILES)
+        for child in path.iterdir()
+        if child.is_dir()
+    )
+
+
+HOST = JcliHost()
