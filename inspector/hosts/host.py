@@ -62,6 +62,7 @@ class Host(Protocol):
     label: str  # how a person names it
     runs_commands: bool  # its hooks are one process per call, run by a CommandChain
     events: tuple[str, ...]  # every method or event name its hooks can be called with
+    counts_skips: bool  # it keeps per-hook counts of skipped runs and their total time
 
     def recognises(self, path: Path) -> bool:
         """Whether `path` (absolute) is one of this host's config files or project folders."""

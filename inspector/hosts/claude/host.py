@@ -19,6 +19,7 @@ class ClaudeHost:
     name = CLAUDE
     label = LABELS[CLAUDE]
     runs_commands = True
+    counts_skips = False
     events: tuple[str, ...] = EVENTS
 
     def recognises(self, path: Path) -> bool:

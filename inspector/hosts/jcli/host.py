@@ -21,6 +21,7 @@ class JcliHost:
     name = JCLI
     label = LABELS[JCLI]
     runs_commands = True
+    counts_skips = True  # j-cli's HookMetrics
     events: tuple[str, ...] = EVENTS
 
     def recognises(self, path: Path) -> bool:

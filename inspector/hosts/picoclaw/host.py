@@ -22,6 +22,7 @@ class PicoClawHost:
     name = PICOCLAW
     label = LABELS[PICOCLAW]
     runs_commands = False
+    counts_skips = False
     # a decision names its stage bare (before_tool), an exchange its method (hook.before_tool)
     events: tuple[str, ...] = (*METHODS, *STAGES)
 

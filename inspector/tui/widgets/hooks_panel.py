@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from inspector.config.model import CommandHookSpec, Config, HookSpec
-from inspector.host_names import JCLI
+from inspector.hosts.registry import host_named
 from inspector.journal.hook_rows import HookRow, HookRows
 from inspector.journal.journal import Journal
 from inspector.safe_text import shown
@@ -123,7 +123,8 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
         median = row.median_ms
         trouble = row.state in ("failed", "exited") or row.failures > 0
         label = f"{row.name} · {row.event}" if shared_name and row.event else row.name
-        jcli = (row.host or getattr(spec, "host", "")) == JCLI and bool(row.event)
+        host = host_named(row.host or getattr(spec, "host", ""))
+        counts_skips = host.counts_skips and bool(row.event)
         return (
             shown(label, "bold red" if trouble else "bold"),
             shown(row.state or "-", STATE_STYLE.get(row.state, "")),
@@ -135,8 +136,8 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
             Text(f"{median:.1f} ms" if median is not None else "-"),
             Text(str(row.restarts), style="yellow" if row.restarts else ""),
             Text(_clock(reloaded), style="dim"),
-            Text(str(row.skipped) if jcli else "-"),
-            Text(f"{row.total_ms:.0f} ms" if jcli else "-"),
+            Text(str(row.skipped) if counts_skips else "-"),
+            Text(f"{row.total_ms:.0f} ms" if counts_skips else "-"),
         )
 
 
