@@ -20,7 +20,7 @@ from inspector.hosts.claude.turn import ClaudeTurnOutcome, ClaudeTurnRunner
 from inspector.journal.journal import Journal
 from inspector.scenario import load_scenario, parse_scenario
 
-EXAMPLE = Path(__file__).parent.parent / "inspector" / "examples" / "claude"
+EXAMPLE = Path(__file__).parent.parent / "inspector" / "hosts" / "claude" / "example"
 EVENTS = (
     "SessionStart",
     "UserPromptSubmit",

@@ -10,7 +10,7 @@ import pytest
 from inspector.config.errors import ConfigError
 from inspector.hosts.jcli.config import load_jcli, read_jcli
 
-EXAMPLES = Path(__file__).parent.parent / "inspector" / "examples" / "jcli"
+EXAMPLES = Path(__file__).parent.parent / "inspector" / "hosts" / "jcli" / "example"
 
 
 def write(path: Path, text: str) -> Path:
@@ -49,7 +49,7 @@ def test_project_folder_layout(project: Path) -> None:
         """,
     )
     loaded = read_jcli(project)
-    assert loaded.cwd == project and loaded.config.format == "jcli"
+    assert loaded.cwd == project and loaded.config.host == "jcli"
     first, second = loaded.config.hooks
     assert (first.name, first.event, second.event) == (
         "project:guard",

@@ -36,7 +36,7 @@ from inspector.hosts.jcli.turn import (
 from inspector.journal.journal import Journal
 from inspector.scenario import load_scenario, parse_scenario
 
-EXAMPLES = Path(__file__).parent.parent / "inspector" / "examples" / "jcli"
+EXAMPLES = Path(__file__).parent.parent / "inspector" / "hosts" / "jcli" / "example"
 
 SCENARIO = """
 session: s1

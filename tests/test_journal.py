@@ -115,10 +115,14 @@ def test_a_torn_last_line_is_skipped_but_a_bad_middle_line_is_an_error(tmp_path:
 
 @pytest.mark.parametrize(
     ("example", "host"),
-    [("demo.yaml", "picoclaw"), ("jcli", "jcli"), ("claude", "claude")],
+    [
+        ("examples/demo.yaml", "picoclaw"),
+        ("hosts/jcli/example", "jcli"),
+        ("hosts/claude/example", "claude"),
+    ],
 )
 def test_every_recorded_record_names_its_host(tmp_path: Path, example: str, host: str) -> None:
-    examples = Path(__file__).resolve().parent.parent / "inspector" / "examples"
+    package = Path(__file__).resolve().parent.parent / "inspector"
     journal = tmp_path / "session.jsonl"
     done = subprocess.run(
         [
@@ -126,7 +130,7 @@ def test_every_recorded_record_names_its_host(tmp_path: Path, example: str, host
             "-m",
             "inspector",
             "run",
-            str(examples / example),
+            str(package / example),
             "--journal",
             str(journal),
         ],

@@ -22,7 +22,7 @@ from inspector.tui.app import Session
 from inspector.tui.screens.pick import PickScreen
 from inspector.tui.screens.replay_report import ReplayReportScreen
 
-EXAMPLES = Path(__file__).parent.parent / "inspector" / "examples"
+HOSTS = Path(__file__).parent.parent / "inspector" / "hosts"  # each host's example project
 GUARD = Path(".jcli") / "hooks" / "guard_dangerous" / "guard.py"
 NO_RM_RF = Path(".claude") / "hooks" / "no_rm_rf.py"
 REPLY = CLAUDE_SCRIPTS / "reply.sh"  # reply.sh CODE STDOUT STDERR, for either host
@@ -30,7 +30,7 @@ REPLY = CLAUDE_SCRIPTS / "reply.sh"  # reply.sh CODE STDOUT STDERR, for either h
 
 def example(tmp_path: Path, name: str) -> Path:
     """A copy of an example project, so its scripts can be changed."""
-    return Path(shutil.copytree(EXAMPLES / name, tmp_path / name))
+    return Path(shutil.copytree(HOSTS / name / "example", tmp_path / name))
 
 
 def record(project: Path) -> Path:

@@ -15,12 +15,12 @@ from inspector.tui.app import Session
 from inspector.tui.screens.approval import ApprovalScreen
 from inspector.tui.widgets.detail_pane import command_view
 
-EXAMPLES = Path(__file__).parent.parent / "inspector" / "examples"
+HOSTS = Path(__file__).parent.parent / "inspector" / "hosts"  # each host's example project
 
 
 def project(tmp_path: Path, name: str) -> Path:
     copy = tmp_path / name
-    shutil.copytree(EXAMPLES / name, copy)
+    shutil.copytree(HOSTS / name / "example", copy)
     return copy
 
 
