@@ -60,7 +60,7 @@ def test_a_project_folder_with_settings_json(tmp_path: Path) -> None:
         str(file),
         True,
     )
-    assert settings.config.format == "claude" and settings.config.path == file
+    assert settings.config.host == "claude" and settings.config.path == file
     assert settings.project_dir == project and settings.files == (file,)
     assert settings.warnings == ()
 

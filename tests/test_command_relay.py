@@ -23,6 +23,7 @@ from inspector.bridge.listener import Listener, ListenOptions, listen_for_relays
 from inspector.config.model import CommandHookSpec, Config
 from inspector.engine import Engine
 from inspector.hooks.approvals import Verdict
+from inspector.host_names import PICOCLAW
 from inspector.journal.hook_rows import HookRows
 from inspector.journal.records import Decision, Exchange, Noise
 from inspector.relay.command_wire import INSIDE_INSPECTOR
@@ -39,7 +40,7 @@ def socket_path() -> Iterator[Path]:
 async def inspector(
     *specs: CommandHookSpec, socket_path: Path, workdir: Path, host: str = "claude"
 ) -> AsyncIterator[tuple[Engine, Listener]]:
-    config = Config(hooks=specs, format=host if specs else "native", workdir=workdir)  # type: ignore[arg-type]
+    config = Config(hooks=specs, host=host if specs else PICOCLAW, workdir=workdir)
     async with Engine(config) as engine:
         listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
         try:

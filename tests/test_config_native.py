@@ -91,7 +91,6 @@ def test_full_example_reads_every_field(workspace: Path) -> None:
             handshake_timeout_ms=2000,
         ),
         path=path,
-        format="native",
     )
     assert [spec.modes for spec in config.hooks] == [
         ["observe", "tool", "approve"],
@@ -102,7 +101,7 @@ def test_full_example_reads_every_field(workspace: Path) -> None:
 
 def test_minimal_config_takes_every_default(workspace: Path) -> None:
     path = write(workspace, "hooks: {}\n", name="minimal.yml")
-    assert load_config(path) == Config(hooks=(), defaults=Defaults(), path=path, format="native")
+    assert load_config(path) == Config(hooks=(), defaults=Defaults(), path=path)
 
 
 def test_defaults_of_a_process_hook_and_a_manual_hook(workspace: Path) -> None:

@@ -84,13 +84,12 @@ def test_full_example_reads_every_field(cwd: Path) -> None:
         # interceptor_timeout_ms 0 keeps PicoClaw's default; the handshake timeout is ours
         defaults=Defaults(observer_timeout_ms=800, approval_timeout_ms=120000),
         path=path,
-        format="picoclaw",
     )
 
 
 def test_no_hooks_section_is_an_empty_config(cwd: Path) -> None:
     path = write(cwd, '{"agents": {}, "hooks": null}')
-    assert load_config(path) == Config(hooks=(), path=path, format="picoclaw")
+    assert load_config(path) == Config(hooks=(), path=path)
 
 
 def test_hooks_disabled_disables_every_hook_and_skips_mount_checks(cwd: Path) -> None:

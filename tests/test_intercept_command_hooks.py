@@ -25,11 +25,11 @@ from inspector.pipeline.gate import Held
 
 
 def claude_config(tmp_path: Path, *specs: CommandHookSpec) -> Config:
-    return Config(hooks=specs, format="claude", workdir=tmp_path)
+    return Config(hooks=specs, host="claude", workdir=tmp_path)
 
 
 def jcli_config(tmp_path: Path, *specs: CommandHookSpec) -> Config:
-    return Config(hooks=specs, format="jcli", workdir=tmp_path)
+    return Config(hooks=specs, host="jcli", workdir=tmp_path)
 
 
 def recording_guard(log: Path) -> str:

@@ -49,7 +49,7 @@ def test_a_claude_command_hook_in_native_yaml_runs_a_turn(tmp_path: Path) -> Non
     }
     config = write(tmp_path, {"guard": guard})
     loaded = load_config(config)
-    assert loaded.format == "claude"
+    assert loaded.host == "claude"
     assert [spec.event for spec in loaded.hooks if isinstance(spec, CommandHookSpec)] == [
         "PreToolUse"
     ]

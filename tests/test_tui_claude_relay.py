@@ -24,7 +24,7 @@ async def test_a_claude_code_pretooluse_is_approved_by_the_person_in_the_modal(
 ) -> None:
     socket = tmp_path / "relay.sock"
     asker = spec(reply(0, decision("ask", "run this?")), matcher="Bash")
-    engine = Engine(Config(hooks=(asker,), format="claude", workdir=tmp_path))
+    engine = Engine(Config(hooks=(asker,), host="claude", workdir=tmp_path))
     session = Session(engine, watch=False, listen=ListenOptions(socket_path=socket))
     app = make_app(session, tmp_path / "settings")
     async with running(app) as pilot:

@@ -103,7 +103,7 @@ class Config:
     hooks: tuple[HookSpec | CommandHookSpec, ...]
     defaults: Defaults = field(default_factory=Defaults)
     path: Path | None = None
-    format: Literal["native", "picoclaw", "jcli", "claude"] = "native"
+    host: str = "picoclaw"  # whose rules the session follows: one of inspector.host_names
     # command-hook hosts: what loading noticed but the host would not refuse (shown as
     # findings), every file read (watched for reload), and where the hooks run
     warnings: tuple[Any, ...] = ()
@@ -114,12 +114,6 @@ class Config:
     def enabled_hooks(self) -> tuple[HookSpec, ...]:
         """The JSON-RPC hooks (process and manual) that are switched on."""
         return tuple(spec for spec in self.hooks if isinstance(spec, HookSpec) and spec.enabled)
-
-    @property
-    def host(self) -> str:
-        """Whose rules the session follows: the command hooks' host, else PicoClaw's."""
-        hosts = {spec.host for spec in self.hooks if isinstance(spec, CommandHookSpec)}
-        return hosts.pop() if len(hosts) == 1 else "picoclaw"
 
     @property
     def command_hooks(self) -> tuple[CommandHookSpec, ...]:

@@ -37,6 +37,7 @@ from inspector.config.model import (
     HookSpec,
     TimeoutBehaviour,
 )
+from inspector.host_names import PICOCLAW
 
 ROOT_KEYS = ("defaults", "hooks")
 DEFAULT_KEYS = tuple(item.name for item in dataclasses.fields(Defaults))
@@ -75,7 +76,7 @@ def read_native(doc: Document, config_path: Path, command_events: CommandEvents)
         hooks=specs,
         defaults=defaults,
         path=config_path,
-        format=host or "native",
+        host=host or PICOCLAW,
         workdir=config_path.parent if host else None,
     )
 

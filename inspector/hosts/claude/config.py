@@ -32,6 +32,7 @@ from inspector.config.files import read_config_text
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
+from inspector.host_names import CLAUDE
 from inspector.hosts.claude.events import (
     CLI_VERSION,
     EVENTS,
@@ -80,7 +81,7 @@ def read_claude(path: str | Path) -> ClaudeSettings:
     specs = tuple(replace(spec, priority=index) for index, spec in enumerate(reader.specs))
     if reader.disable_all:
         specs = tuple(replace(spec, enabled=False) for spec in specs)
-    config = Config(hooks=specs, path=project_files[0][1], format="claude")
+    config = Config(hooks=specs, path=project_files[0][1], host=CLAUDE)
     files = tuple(file for _, file in sources)
     return ClaudeSettings(config, tuple(reader.warnings), files, project_dir)
 
