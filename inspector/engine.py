@@ -13,6 +13,9 @@ from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.manual import ManualHook
 from inspector.hosts.host import CommandChain, Fired
+from inspector.hosts.openclaw.approvals import PromptApprover
+from inspector.hosts.openclaw.host_mode import OpenClawPlugin
+from inspector.hosts.openclaw.host_mode_merge import Merge
 from inspector.hosts.picoclaw.answers import settle_answer
 from inspector.hosts.picoclaw.pipeline import Pipeline
 from inspector.hosts.picoclaw.process import ProcessHook
@@ -61,6 +64,7 @@ class Engine:
             self.journal, config.defaults, self._gated_hooks, entry=self.gate.enter_stage
         )
         self.commands: CommandChain | None = self._command_chain(config)
+        self.plugin = self._make_plugin(config)
         self._retiring: set[asyncio.Task[None]] = set()
 
     async def __aenter__(self) -> Engine:
@@ -75,12 +79,16 @@ class Engine:
         for spec in self.config.enabled_hooks:
             self.hooks[spec.name] = self._make_hook(spec)
         await asyncio.gather(*(hook.start() for hook in self.hooks.values()))
+        if self.plugin is not None:
+            await self.plugin.start()
 
     async def stop(self) -> None:
         self.gate.close()
         self.approvals.close()
         await self.pipeline.close()
         await asyncio.gather(*(hook.stop() for hook in self.hooks.values()), *self._retiring)
+        if self.plugin is not None:
+            await self.plugin.stop()
         if self.writer is not None:
             self.writer.close()
 
@@ -88,6 +96,11 @@ class Engine:
         if spec.kind == "manual":
             return ManualHook(spec, self.journal, self.approvals)
         return ProcessHook(spec, self.journal, self.config.defaults, restart=self.restart_crashed)
+
+    def _make_plugin(self, config: Config) -> OpenClawPlugin | None:
+        if config.plugin is None:
+            return None
+        return OpenClawPlugin(config.plugin, self.journal, PromptApprover(self.approvals))
 
     def _gated_hooks(self) -> list[Hook]:
         return [GatedHook(hook, self.gate) for hook in self.hooks.values()]
@@ -107,6 +120,8 @@ class Engine:
         A replacement is ready before it takes new calls; the old process finishes (or fails)
         the calls it already has while it is stopped in the background."""
         started = time.perf_counter()
+        if config.plugin is not None:
+            return await self._apply_plugin(config, files, trigger, started)
         if config.command_hooks or self.commands is not None:
             return self._apply_command_config(config, changed_hooks, files, trigger, started)
         wanted = {spec.name: spec for spec in config.enabled_hooks}
@@ -139,6 +154,28 @@ class Engine:
                 duration_ms=round((time.perf_counter() - started) * 1000, 3),
                 trigger=trigger,
                 failed=[name for name, up in zip(fresh, ready, strict=True) if not up],
+            )
+        )
+
+    async def _apply_plugin(
+        self, config: Config, files: Collection[str], trigger: str, started: float
+    ) -> Reload:
+        """An OpenClaw plugin's code lives in its Node process: a reload loads it into a new
+        one, ready before the old one stops, as OpenClaw's `plugins reload` would."""
+        old, self.config = self.plugin, config
+        self.plugin = self._make_plugin(config)
+        up = self.plugin is not None and await self.plugin.start()
+        if old is not None:
+            await old.stop()
+        name = [config.plugin.id] if config.plugin else []
+        return self.journal.append(
+            Reload(
+                files=sorted(files),
+                restarted=name if old is not None else [],
+                added=name if old is None else [],
+                duration_ms=round((time.perf_counter() - started) * 1000, 3),
+                trigger=trigger,
+                failed=[] if up else name,
             )
         )
 
@@ -215,9 +252,13 @@ class Engine:
 
     async def send_through_pipeline(
         self, method: str, params: dict[str, Any], *, source: str = "composer"
-    ) -> StageResult | ApprovalResult | Fired:
+    ) -> StageResult | ApprovalResult | Fired | Merge:
         """A stage request through every hook that intercepts it, as the host would send it;
-        for command hooks, the event fired through their host's rules."""
+        for command hooks, the event fired through their host's rules; for an OpenClaw plugin,
+        `params` is {"event", "ctx"} for the hook named `method`."""
+        if self.plugin is not None:
+            event, ctx = params.get("event", {}), params.get("ctx", {})
+            return await self.plugin.fire(method, event, ctx, source=source)
         if self.commands is not None:
             return await self.commands.fire(method, params, source=source)
         stage = STAGE_FOR_METHOD[method]

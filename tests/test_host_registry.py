@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.host_names import CLAUDE, JCLI, PICOCLAW
+from inspector.host_names import CLAUDE, JCLI, OPENCLAW, PICOCLAW
 from inspector.hosts.registry import HOSTS, host_named, host_of_path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "inspector"
@@ -37,6 +37,6 @@ def test_a_picoclaw_config_json_is_picoclaw_s(tmp_path: Path) -> None:
 
 def test_hosts_have_one_name_each_and_an_unknown_name_is_picoclaw() -> None:
     names = [host.name for host in HOSTS]
-    assert sorted(names) == sorted({PICOCLAW, JCLI, CLAUDE})
+    assert sorted(names) == sorted({PICOCLAW, JCLI, CLAUDE, OPENCLAW})
     assert all(host_named(name).name == name for name in names)
     assert host_named("").name == PICOCLAW  # journals written before records named their host

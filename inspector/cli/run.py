@@ -62,7 +62,9 @@ async def run_scenario(
     finally:
         await printer.aclose()
     errors = error_findings(engine.journal)
-    missing = hooks_that_never_started(engine.journal, [spec.name for spec in config.enabled_hooks])
+    plugin = [config.plugin.id] if config.plugin else []
+    names = [spec.name for spec in config.enabled_hooks] + plugin
+    missing = hooks_that_never_started(engine.journal, names)
     failed, crashed = len(failed_calls(engine.journal)), len(crashes(engine.journal))
     if not as_json:
         summary.print(

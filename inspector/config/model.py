@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from inspector.config.openclaw_plugin import PluginFolder
+
 INTERCEPT_NAMES = ("before_llm", "after_llm", "before_tool", "after_tool", "approve_tool")
 
 HookKind = Literal["process", "manual"]
@@ -109,6 +111,7 @@ class Config:
     warnings: tuple[Any, ...] = ()
     files: tuple[Path, ...] = ()
     workdir: Path | None = None
+    plugin: PluginFolder | None = None  # an OpenClaw plugin folder run in host mode
 
     @property
     def enabled_hooks(self) -> tuple[HookSpec, ...]:

@@ -9,11 +9,13 @@ from pathlib import Path
 from inspector.hosts.claude.host import HOST as CLAUDE
 from inspector.hosts.host import Host
 from inspector.hosts.jcli.host import HOST as JCLI
+from inspector.hosts.openclaw.host import HOST as OPENCLAW
 from inspector.hosts.picoclaw.host import HOST as PICOCLAW
 
 HOSTS: tuple[Host, ...] = (
     CLAUDE,
     JCLI,
+    OPENCLAW,
     PICOCLAW,
 )
 

@@ -1,0 +1,1 @@
+"""OpenClaw: in-process plugin hooks, run outside OpenClaw in a small Node harness."""

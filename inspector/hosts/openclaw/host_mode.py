@@ -1,0 +1,336 @@
+"""An OpenClaw plugin's hooks, run in host mode: each hook fires the plugin's handlers the way
+OpenClaw does (decision hooks one at a time, higher priority first, merged by host_mode_merge;
+observation hooks all at once), every handler call is an exchange, every decision hook's
+outcome a decision with its chain, and a requireApproval asks the person in the approval
+prompt, with the tool's name and merged params."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from inspector.config.openclaw_plugin import PluginFolder
+from inspector.host_names import OPENCLAW
+from inspector.hosts.openclaw.host_mode_findings import CONVERSATION_HOOKS, finding
+from inspector.hosts.openclaw.host_mode_harness import Harness, HarnessError, Registration
+from inspector.hosts.openclaw.host_mode_merge import (
+    ALLOW,
+    APPROVAL,
+    BEFORE_TOOL_CALL,
+    BLOCK,
+    FAILED,
+    Answer,
+    Merge,
+)
+from inspector.journal.journal import Journal
+from inspector.journal.records import (
+    STATUS_ERROR,
+    STATUS_NOT_SENT,
+    STATUS_OK,
+    STATUS_PENDING,
+    STATUS_TIMEOUT,
+    Decision,
+    Event,
+    Exchange,
+    Finding,
+)
+
+HOST = OPENCLAW
+JSONObject = dict[str, Any]
+
+# Hooks that may change what happens: their handlers run one after another.
+DECISION_HOOKS = frozenset(
+    {
+        "before_tool_call",
+        "message_sending",
+        "before_model_resolve",
+        "before_prompt_build",
+        "before_agent_start",
+        "before_agent_reply",
+        "before_agent_finalize",
+        "tool_result_persist",
+        "before_message_write",
+        "before_dispatch",
+        "inbound_claim",
+        "before_install",
+    }
+)
+# Hooks the Gateway fires from its "full" registrations; agent runs use "discovery" ones.
+GATEWAY_HOOKS = frozenset(
+    {"gateway_start", "gateway_stop", "message_received", "message_sending", "message_sent"}
+)
+APPROVAL_TIMEOUT_MS = 120000  # requireApproval.timeoutMs when the plugin gives none
+DENIED = "Denied by user"
+TIMED_OUT = "Approval timed out"
+NO_ROUTE = "Plugin approval unavailable (no approval route)"
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """A before_tool_call's requireApproval, for a person to answer."""
+
+    plugin: str
+    exchange: int  # seq of the handler's exchange that asked
+    title: str
+    tool: str
+    params: JSONObject
+    agent_id: str
+    session_key: str
+    turn: str
+    timeout_ms: int
+    allow_on_timeout: bool
+
+
+@dataclass(frozen=True)
+class ApprovalAnswer:
+    allowed: bool
+    reason: str
+    timed_out: bool = False
+
+
+class Approver(Protocol):
+    async def approve(self, request: ApprovalRequest) -> ApprovalAnswer | None:
+        """The person's answer; None when nobody can answer."""
+        ...
+
+
+def mode_for(hook_name: str) -> str:
+    return "full" if hook_name in GATEWAY_HOOKS else "discovery"
+
+
+class OpenClawPlugin:
+    def __init__(
+        self, plugin: PluginFolder, journal: Journal, approver: Approver | None = None
+    ) -> None:
+        self.plugin = plugin
+        self.journal = journal
+        self.approver = approver
+        self.harness = Harness(plugin, journal)
+
+    @property
+    def registrations(self) -> list[Registration]:
+        return self.harness.registrations
+
+    @property
+    def hook_names(self) -> list[str]:
+        return sorted({registration.hook_name for registration in self.registrations})
+
+    async def start(self) -> bool:
+        """Load the plugin and journal what it registered; False when it did not load."""
+        try:
+            await self.harness.start()
+        except HarnessError:
+            return False
+        self.journal.append(
+            Event(
+                kind="plugin.registered",
+                payload={
+                    "plugin": self.plugin.id,
+                    "registrations": [vars(item) for item in self.registrations],
+                },
+                source="harness",
+                findings=self._registration_findings(),
+                host=HOST,
+            )
+        )
+        return True
+
+    async def stop(self) -> None:
+        await self.harness.stop()
+
+    def handlers(self, hook_name: str) -> list[Registration]:
+        """The handlers OpenClaw calls for `hook_name`, in its order: those of the mode that
+        fires it, higher priority first, registration order among equals."""
+        mode = mode_for(hook_name)
+        chosen = [r for r in self.registrations if r.hook_name == hook_name and r.mode == mode]
+        return sorted(chosen, key=lambda registration: -registration.priority)
+
+    async def fire(
+        self,
+        hook_name: str,
+        event: JSONObject,
+        ctx: JSONObject | None = None,
+        *,
+        source: str,
+        turn: str | None = None,
+    ) -> Merge:
+        """Fire one hook with `event` and `ctx`; the merged outcome of its handlers."""
+        ctx = ctx or {}
+        merge = Merge(hook_name, event)
+        handlers = self.handlers(hook_name)
+        if hook_name in CONVERSATION_HOOKS and not self.plugin.allow_conversation_access:
+            for registration in handlers:
+                self._not_sent(registration, event, ctx, source, turn)
+            return merge
+        if hook_name not in DECISION_HOOKS:
+            await asyncio.gather(*(self._call(r, event, ctx, source, turn) for r in handlers))
+            return merge
+        chain: list[JSONObject] = []
+        asked_by = 0  # the exchange whose requireApproval the person answers
+        for registration in handlers:
+            exchange, answer = await self._call(registration, merge.next_event(), ctx, source, turn)
+            action, found = merge.add(answer)
+            exchange.action = action
+            exchange.findings.extend(found)
+            self.journal.update(exchange)
+            chain.append({"hook": exchange.hook, "action": action, "status": exchange.status})
+            if action == APPROVAL:
+                asked_by = exchange.seq
+            if merge.stopped:
+                break
+        if merge.verdict == APPROVAL:
+            await self._ask(merge, ctx, turn, asked_by)
+        if handlers:
+            self._decide(merge, chain, source, turn)
+        return merge
+
+    # ---- one handler -----------------------------------------------------------------------
+
+    async def _call(
+        self,
+        registration: Registration,
+        event: JSONObject,
+        ctx: JSONObject,
+        source: str,
+        turn: str | None,
+    ) -> tuple[Exchange, Answer]:
+        timeout_ms = self._timeout_ms(registration)
+        exchange = self.journal.append(
+            Exchange(
+                hook=self._name(registration),
+                method=registration.hook_name,
+                request={"event": event, "ctx": ctx},
+                status=STATUS_PENDING,
+                source=source,
+                turn=turn,
+                host=HOST,
+            )
+        )
+        reply = await self.harness.call(registration.index, event, ctx, timeout_ms)
+        answer = Answer(
+            result=reply.get("result"),
+            threw=reply.get("threw"),
+            timed_out=bool(reply.get("timedOut")),
+        )
+        exchange.response = reply
+        exchange.duration_ms = round(float(reply.get("durationMs", 0)), 3)
+        if answer.timed_out:
+            exchange.status, exchange.error = STATUS_TIMEOUT, f"no answer within {timeout_ms} ms"
+        elif answer.threw is not None:
+            exchange.status, exchange.error = STATUS_ERROR, answer.threw
+        else:
+            exchange.status = STATUS_OK
+        if reply.get("dropped"):
+            paths = ", ".join(reply["dropped"])
+            exchange.findings.append(finding("openclaw-dropped-values", f"functions at {paths}"))
+        if registration.hook_name not in DECISION_HOOKS:
+            exchange.action = FAILED if exchange.status != STATUS_OK else None
+        self.journal.update(exchange)
+        return exchange, answer
+
+    def _not_sent(
+        self,
+        registration: Registration,
+        event: JSONObject,
+        ctx: JSONObject,
+        source: str,
+        turn: str | None,
+    ) -> None:
+        message = (
+            f"set plugins.entries.{self.plugin.id}.hooks.allowConversationAccess: true "
+            f"or OpenClaw never calls {registration.hook_name}"
+        )
+        self.journal.append(
+            Exchange(
+                hook=self._name(registration),
+                method=registration.hook_name,
+                request={"event": event, "ctx": ctx},
+                status=STATUS_NOT_SENT,
+                error="no conversation access",
+                findings=[finding("openclaw-no-conversation-access", message)],
+                source=source,
+                turn=turn,
+                host=HOST,
+            )
+        )
+
+    def _timeout_ms(self, registration: Registration) -> int:
+        """The operator's hooks.timeouts.<hook> over the handler's own timeoutMs (the harness
+        applies OpenClaw's default when both are absent)."""
+        configured = self.plugin.timeout_for(registration.hook_name)
+        return configured or registration.timeout_ms or 15000
+
+    def _name(self, registration: Registration) -> str:
+        """The plugin's id and the handler's place among its api.on() calls in its mode, so
+        the same handler has the same name in both modes and after a reload."""
+        place = sum(
+            1
+            for other in self.registrations[: registration.index]
+            if other.mode == registration.mode
+        )
+        return f"{self.plugin.id}#{place + 1}"
+
+    # ---- the outcome -----------------------------------------------------------------------
+
+    async def _ask(self, merge: Merge, ctx: JSONObject, turn: str | None, exchange: int) -> None:
+        """requireApproval: the person decides (allow: the tool runs with the merged params;
+        deny or no answer: blocked); nobody to ask (a headless run) blocks, as a run OpenClaw
+        has no approval route for."""
+        approval = merge.approval or {}
+        timeout_ms = approval.get("timeoutMs")
+        request = ApprovalRequest(
+            plugin=self.plugin.id,
+            exchange=exchange,
+            title=str(approval.get("title") or ""),
+            tool=str(merge.event.get("toolName") or ""),
+            params=merge.tool_params(),
+            agent_id=str(ctx.get("agentId") or ""),
+            session_key=str(ctx.get("sessionKey") or ""),
+            turn=turn or "",
+            timeout_ms=timeout_ms if isinstance(timeout_ms, int) else APPROVAL_TIMEOUT_MS,
+            allow_on_timeout=approval.get("timeoutBehavior") == "allow",
+        )
+        answer = await self.approver.approve(request) if self.approver else None
+        if answer is None:
+            merge.verdict, merge.reason = BLOCK, NO_ROUTE
+        elif answer.allowed:
+            merge.verdict, merge.reason = ALLOW, answer.reason
+        else:
+            merge.verdict, merge.reason = BLOCK, TIMED_OUT if answer.timed_out else DENIED
+
+    def _decide(self, merge: Merge, chain: list[JSONObject], source: str, turn: str | None) -> None:
+        tool = merge.event.get("toolName") if merge.hook_name == BEFORE_TOOL_CALL else None
+        self.journal.append(
+            Decision(
+                stage=merge.hook_name,
+                verdict=merge.verdict,
+                by=next((step["hook"] for step in reversed(chain) if step["action"] != "none"), ""),
+                reason=merge.reason,
+                source=source,
+                turn=turn,
+                tool=tool if isinstance(tool, str) else None,
+                chain=chain,
+                host=HOST,
+            )
+        )
+
+    def _registration_findings(self) -> list[Finding]:
+        found = [
+            finding("openclaw-register-threw", f"{error['mode']}: {error['message']}")
+            for error in self.harness.register_errors
+        ]
+        modes: dict[str, set[str]] = {}
+        for registration in self.registrations:
+            modes.setdefault(registration.hook_name, set()).add(registration.mode)
+        for hook_name, seen in sorted(modes.items()):
+            wanted = mode_for(hook_name)
+            if wanted not in seen:
+                message = f"{hook_name} only in '{seen.pop()}' mode: it fires from '{wanted}'"
+                found.append(finding("openclaw-one-registration-mode", message))
+        needs_access = CONVERSATION_HOOKS.intersection(modes)
+        if needs_access and not self.plugin.allow_conversation_access:
+            names = ", ".join(sorted(needs_access))
+            message = f"{names} never fire without hooks.allowConversationAccess: true"
+            found.append(finding("openclaw-no-conversation-access", message))
+        return found

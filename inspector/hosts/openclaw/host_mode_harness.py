@@ -1,0 +1,185 @@
+"""The Node process that holds one OpenClaw plugin (harness/harness.js): start it, learn what
+the plugin registered, call one handler at a time by index, and journal its stderr and its
+lifecycle under the plugin's id."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspector.config.openclaw_plugin import PluginFolder
+from inspector.journal.journal import Journal
+from inspector.journal.records import Lifecycle, Stderr
+
+HARNESS = Path(__file__).with_name("harness") / "harness.js"
+NODE = "node"
+LINE_LIMIT = 64 * 1024 * 1024
+START_TIMEOUT_S = 30.0
+STOP_GRACE_S = 2.0
+JSONObject = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One api.on(hookName, handler, {priority, timeoutMs}) call, in one registration mode."""
+
+    index: int
+    mode: str
+    hook_name: str
+    priority: int
+    timeout_ms: int | None
+
+
+class HarnessError(Exception):
+    """The harness did not come up: node missing, the entry failed to load, or no answer."""
+
+
+class Harness:
+    def __init__(self, plugin: PluginFolder, journal: Journal, *, node: str = NODE) -> None:
+        self.plugin = plugin
+        self.journal = journal
+        self.node = node
+        self.registrations: list[Registration] = []
+        self.register_errors: list[JSONObject] = []  # {"mode", "message"}: register(api) threw
+        self._process: asyncio.subprocess.Process | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[JSONObject]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    async def start(self) -> None:
+        """Load the plugin; HarnessError (journalled as a failed lifecycle) when it cannot."""
+        self._lifecycle("starting")
+        node = shutil.which(self.node)
+        if node is None:
+            self._fail(f"{self.node} not found on PATH: host mode for OpenClaw needs node >= 18")
+        spec = {"id": self.plugin.id, "name": self.plugin.name, "entry": str(self.plugin.entry)}
+        spec["config"] = self.plugin.config
+        self._process = await asyncio.create_subprocess_exec(
+            str(node),
+            str(HARNESS),
+            json.dumps(spec),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=self.plugin.folder,
+            limit=LINE_LIMIT,
+            start_new_session=True,
+        )
+        self._tasks.append(asyncio.create_task(self._read_stderr()))
+        try:
+            first = await asyncio.wait_for(self._read_line(), START_TIMEOUT_S)
+        except TimeoutError:
+            first = None
+        if first is None or first.get("type") != "loaded":
+            await self.stop(quiet=True)
+            detail = first.get("error") if first else "the harness did not answer"
+            self._fail(f"{self.plugin.entry.name}: {detail}")
+        self.registrations = [
+            Registration(
+                index=item["index"],
+                mode=item["mode"],
+                hook_name=item["hookName"],
+                priority=item["priority"],
+                timeout_ms=item["timeoutMs"],
+            )
+            for item in first["registrations"]
+        ]
+        self.register_errors = list(first["errors"])
+        self._tasks.append(asyncio.create_task(self._read_answers()))
+        self._lifecycle("ready", detail=f"node {first['node']}")
+
+    async def call(
+        self, index: int, event: JSONObject, ctx: JSONObject, timeout_ms: int
+    ) -> JSONObject:
+        """One handler's answer: {"returned", "result", "dropped"} or {"threw"} or
+        {"timedOut"}, each with "durationMs"."""
+        process = self._process
+        if process is None or process.stdin is None or process.returncode is not None:
+            return {"threw": "the plugin's harness is not running", "durationMs": 0}
+        call_id = next(self._ids)
+        answer: asyncio.Future[JSONObject] = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = answer
+        request = {"id": call_id, "index": index, "event": event, "ctx": ctx}
+        process.stdin.write(json.dumps(request | {"timeoutMs": timeout_ms}).encode() + b"\n")
+        try:
+            await process.stdin.drain()
+            return await answer
+        except (BrokenPipeError, ConnectionResetError):
+            return {"threw": "the plugin's harness exited", "durationMs": 0}
+        finally:
+            self._pending.pop(call_id, None)
+
+    async def stop(self, *, quiet: bool = False) -> None:
+        process = self._process
+        if process is None:
+            return
+        self._process = None
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), STOP_GRACE_S)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._fail_pending("the plugin's harness stopped")
+        if not quiet:
+            self._lifecycle("stopped", pid=process.pid, exit_code=process.returncode)
+
+    async def _read_line(self) -> JSONObject | None:
+        assert self._process is not None and self._process.stdout is not None
+        line = await self._process.stdout.readline()
+        return json.loads(line) if line else None
+
+    async def _read_answers(self) -> None:
+        process = self._process
+        while (message := await self._read_line()) is not None:
+            future = self._pending.get(message.get("id", 0))
+            if future is not None and not future.done():
+                future.set_result(message)
+        if process is not None and process is self._process:
+            code = await process.wait()
+            self._lifecycle("exited", exit_code=code)
+        self._fail_pending("the plugin's harness exited")
+
+    async def _read_stderr(self) -> None:
+        assert self._process is not None and self._process.stderr is not None
+        pid = self._process.pid
+        async for raw in self._process.stderr:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            self.journal.append(Stderr(hook=self.plugin.id, line=line, pid=pid, host="openclaw"))
+
+    def _fail_pending(self, reason: str) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_result({"threw": reason, "durationMs": 0})
+
+    def _fail(self, detail: str) -> None:
+        self._lifecycle("failed", detail=detail)
+        raise HarnessError(detail)
+
+    def _lifecycle(
+        self, state: str, *, detail: str = "", pid: int | None = None, exit_code: int | None = None
+    ) -> None:
+        record = Lifecycle(
+            hook=self.plugin.id,
+            state=state,
+            pid=pid or self.pid,
+            detail=detail,
+            exit_code=exit_code,
+            host="openclaw",
+        )
+        self.journal.append(record)

@@ -1,0 +1,2 @@
+// An entry that fails to load: a syntax error.
+module.exports = {
