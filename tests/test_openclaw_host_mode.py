@@ -107,19 +107,19 @@ async def test_higher_priority_first_each_sees_the_original_and_the_last_params_
     assert outcome.final_content == "THERE IS A README. [SIGNED]"
 
 
-async def test_a_person_answers_require_approval_in_the_prompt() -> None:
-    for verdict, ran in ((Verdict(ALLOW_ONCE), True), (Verdict(DENY), False)):
-        engine = Engine(load_config(PLUGINS / "approver"))
-        async with engine:
-            playing = asyncio.create_task(turn_runner(engine).run(load_scenario(SCENARIO)))
-            await wait_for(lambda: bool(engine.approvals.pending))
-            [prompt] = engine.approvals.pending
-            assert (prompt.tool, prompt.arguments) == ("exec", {"command": "ls"})
-            assert prompt.hook == "approver: Run exec?"
-            engine.approvals.decide(prompt.id, verdict)
-            [outcome] = await playing
-        assert outcome.tool_calls[0].ran is ran
-        assert tool_decision(engine).verdict == ("allow" if ran else "block")
+@pytest.mark.parametrize(("verdict", "ran"), [(Verdict(ALLOW_ONCE), True), (Verdict(DENY), False)])
+async def test_a_person_answers_require_approval_in_the_prompt(verdict: Verdict, ran: bool) -> None:
+    engine = Engine(load_config(PLUGINS / "approver"))
+    async with engine:
+        playing = asyncio.create_task(turn_runner(engine).run(load_scenario(SCENARIO)))
+        await wait_for(lambda: bool(engine.approvals.pending))
+        [prompt] = engine.approvals.pending
+        assert (prompt.tool, prompt.arguments) == ("exec", {"command": "ls"})
+        assert prompt.hook == "approver: Run exec?"
+        engine.approvals.decide(prompt.id, verdict)
+        [outcome] = await playing
+    assert outcome.tool_calls[0].ran is ran
+    assert tool_decision(engine).verdict == ("allow" if ran else "block")
 
 
 async def test_message_sending_cancel_keeps_the_reply_from_the_channel(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ manual hook's hook.approve_tool (allow once, allow always by rule, deny with a r
 from __future__ import annotations
 
 import time
+from typing import Literal
 
 from inspector.hooks.approvals import DENY, TIMEOUT, ApprovalPrompt, Approvals, Resolution
 from inspector.hooks.severity import severity_of
@@ -18,7 +19,7 @@ class PromptApprover:
         if self.approvals.unattended:
             return None
         timeout_s = request.timeout_ms / 1000
-        on_timeout = "allow" if request.allow_on_timeout else "deny"
+        on_timeout: Literal["allow", "deny"] = "allow" if request.allow_on_timeout else "deny"
         prompt = ApprovalPrompt(
             id=self.approvals.new_prompt_id(),
             exchange=request.exchange,

@@ -61,9 +61,15 @@ class Harness:
         self._lifecycle("starting")
         node = shutil.which(self.node)
         if node is None:
-            self._fail(f"{self.node} not found on PATH: host mode for OpenClaw needs node >= 18")
-        spec = {"id": self.plugin.id, "name": self.plugin.name, "entry": str(self.plugin.entry)}
-        spec["config"] = self.plugin.config
+            raise self._fail(
+                f"{self.node} not found on PATH: host mode for OpenClaw needs node >= 18"
+            )
+        spec = {
+            "id": self.plugin.id,
+            "name": self.plugin.name,
+            "entry": str(self.plugin.entry),
+            "config": self.plugin.config,
+        }
         self._process = await asyncio.create_subprocess_exec(
             str(node),
             str(HARNESS),
@@ -83,7 +89,7 @@ class Harness:
         if first is None or first.get("type") != "loaded":
             await self.stop(quiet=True)
             detail = first.get("error") if first else "the harness did not answer"
-            self._fail(f"{self.plugin.entry.name}: {detail}")
+            raise self._fail(f"{self.plugin.entry.name}: {detail}")
         self.registrations = [
             Registration(
                 index=item["index"],
@@ -167,9 +173,9 @@ class Harness:
             if not future.done():
                 future.set_result({"threw": reason, "durationMs": 0})
 
-    def _fail(self, detail: str) -> None:
+    def _fail(self, detail: str) -> HarnessError:
         self._lifecycle("failed", detail=detail)
-        raise HarnessError(detail)
+        return HarnessError(detail)
 
     def _lifecycle(
         self, state: str, *, detail: str = "", pid: int | None = None, exit_code: int | None = None
