@@ -52,6 +52,19 @@ def test_append_numbers_records_and_tells_subscribers() -> None:
     assert journal.get(2).line == "y"  # type: ignore[union-attr]
 
 
+def test_amend_changes_a_record_tells_subscribers_and_refuses_unknown_fields_whole() -> None:
+    journal = Journal()
+    seen: list[tuple[str, bool]] = []
+    journal.subscribe(lambda record, new: seen.append((record.status, new)))  # type: ignore[attr-defined]
+    exchange = journal.append(Exchange(hook="a", method="hook.before_tool", status="pending"))
+    assert journal.amend(exchange, status="ok", action="continue") is exchange
+    assert (exchange.status, exchange.action) == ("ok", "continue")
+    with pytest.raises(AttributeError, match="exchange has no field 'colour'"):
+        journal.amend(exchange, status="error", colour="red")
+    assert exchange.status == "ok"
+    assert seen == [("pending", True), ("ok", False)]
+
+
 def test_every_record_has_type_and_ts_and_round_trips(tmp_path: Path) -> None:
     journal = Journal()
     writer = JsonlWriter(tmp_path / "j.jsonl").attach(journal)
@@ -93,9 +106,7 @@ async def test_writer_flushes_within_a_fraction_of_a_second_and_skips_pending(
         assert asyncio.get_running_loop().time() < deadline, "not flushed"
         await asyncio.sleep(0.02)
     assert "hook.before_llm" not in path.read_text()
-    pending.status = "ok"
-    pending.action = "continue"
-    journal.update(pending)
+    journal.amend(pending, status="ok", action="continue")
     writer.close()
     loaded = load_journal(path)
     assert [record.type for record in loaded.records] == ["exchange", "stderr"]

@@ -6,7 +6,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from inspector.journal.records import Exchange, Record
+from inspector.journal.records import Exchange, Record, field_names
 
 R = TypeVar("R", bound=Record)
 
@@ -37,7 +37,10 @@ class Journal:
 
     def amend(self, record: R, **changes: Any) -> R:
         """Change fields of a record already appended and tell subscribers: the one way a record
-        changes. A field the record does not have is an AttributeError (records have slots)."""
+        changes. A field the record does not have is an AttributeError, and nothing changes."""
+        unknown = set(changes).difference(field_names(type(record)))  # type: ignore[arg-type]
+        if unknown:
+            raise AttributeError(f"{record.type} has no field {', '.join(map(repr, unknown))}")
         for name, value in changes.items():
             setattr(record, name, value)
         self.update(record)
