@@ -107,6 +107,7 @@ class OpenClawPlugin:
         self.journal = journal
         self.approver = approver
         self.harness = Harness(plugin, journal)
+        self._loaded = asyncio.Event()  # start() is over, whether the plugin loaded or not
 
     @property
     def registrations(self) -> list[Registration]:
@@ -122,6 +123,8 @@ class OpenClawPlugin:
             await self.harness.start()
         except HarnessError:
             return False
+        finally:
+            self._loaded.set()
         self.journal.append(
             Event(
                 kind="plugin.registered",
@@ -155,7 +158,9 @@ class OpenClawPlugin:
         source: str,
         turn: str | None = None,
     ) -> Merge:
-        """Fire one hook with `event` and `ctx`; the merged outcome of its handlers."""
+        """Fire one hook with `event` and `ctx`; the merged outcome of its handlers. A call
+        made while the plugin is still loading waits for its registrations."""
+        await self._loaded.wait()
         ctx = ctx or {}
         merge = Merge(hook_name, event)
         handlers = self.handlers(hook_name)

@@ -1,0 +1,64 @@
+"""An OpenClaw plugin folder opened in the UI: its hooks play a scenario, a requireApproval
+opens the approval modal, and saving the plugin reloads it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import wait_for
+from tui_support import make_app, opened, running
+
+from inspector.engine import Engine
+from inspector.hosts.load import load_config
+from inspector.journal.records import Decision, Exchange, Reload
+from inspector.tui.app import Session
+from inspector.tui.screens.approval import ApprovalScreen
+
+EXAMPLE = Path(__file__).parents[1] / "inspector" / "examples" / "openclaw" / "tool-guard"
+PLUGINS = Path(__file__).parent / "hooks" / "openclaw"
+
+if shutil.which("node") is None:
+    pytest.skip("node is not installed", allow_module_level=True)
+
+
+def answered(engine: Engine, hook_name: str) -> list[Exchange]:
+    return [
+        e for e in engine.journal.exchanges() if e.method == hook_name and e.status != "pending"
+    ]
+
+
+async def test_a_plugin_plays_in_the_ui_and_a_saved_entry_reloads(tmp_path: Path) -> None:
+    folder = shutil.copytree(EXAMPLE, tmp_path / "tool-guard")
+    engine = Engine(load_config(folder))
+    app = make_app(Session(engine, config_path=folder), tmp_path / "settings")
+    async with running(app):
+        await wait_for(lambda: app.reloader is not None and app.reloader.armed.is_set())
+        app.play_scenario(folder / "scenario.yaml")
+        await wait_for(lambda: any(d.verdict == "block" for d in engine.journal.of_type(Decision)))
+        assert len(answered(engine, "before_tool_call")) == 4  # 3 handlers, then 1 that blocks
+        entry = folder / "index.js"
+        entry.write_text(entry.read_text().replace("refusing to run", "not on my watch"))
+        await wait_for(lambda: any(r.restarted for r in engine.journal.of_type(Reload)))
+        [reload] = [r for r in engine.journal.of_type(Reload) if r.restarted]
+        assert reload.restarted == ["tool-guard"] and reload.error is None
+        app.play_scenario(folder / "scenario.yaml")
+        await wait_for(lambda: "not on my watch" in _block_reasons(engine))
+
+
+async def test_require_approval_opens_the_approval_modal(tmp_path: Path) -> None:
+    folder = PLUGINS / "approver"
+    engine = Engine(load_config(folder))
+    app = make_app(Session(engine, config_path=folder, watch=False), tmp_path / "settings")
+    async with running(app) as pilot:
+        app.play_scenario(PLUGINS / "scenario.yaml")
+        await opened(pilot, ApprovalScreen, "the approval modal", timeout=30)
+        await pilot.press("a")
+        await wait_for(lambda: bool(engine.journal.of_type(Decision)))
+        [decision] = engine.journal.of_type(Decision)
+        assert (decision.stage, decision.verdict) == ("before_tool_call", "allow")
+
+
+def _block_reasons(engine: Engine) -> str:
+    return " ".join(d.reason for d in engine.journal.of_type(Decision) if d.verdict == "block")
