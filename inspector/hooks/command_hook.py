@@ -99,9 +99,12 @@ class CommandHook:
         if exchange is None:
             exchange = self.journal.append(sent)
         else:
-            exchange.request, exchange.raw_request = sent.request, sent.raw_request
-            exchange.status = STATUS_PENDING
-            self.journal.update(exchange)
+            self.journal.amend(
+                exchange,
+                request=sent.request,
+                raw_request=sent.raw_request,
+                status=STATUS_PENDING,
+            )
         run = await run_command(
             self.argv,
             (sent.raw_request or "") + ("\n" if self.stdin_newline else ""),
@@ -109,13 +112,17 @@ class CommandHook:
             cwd=self.cwd,
             env={**self.env, **(env or {})},
         )
-        exchange.raw_response = run.stdout
-        exchange.response = parse_stdout(run.stdout)
-        exchange.stderr = run.stderr
-        exchange.exit_code = run.exit_code
-        exchange.duration_ms = run.duration_ms
-        exchange.status, exchange.error = _status(run)
-        self.journal.update(exchange)
+        status, error = _status(run)
+        self.journal.amend(
+            exchange,
+            raw_response=run.stdout,
+            response=parse_stdout(run.stdout),
+            stderr=run.stderr,
+            exit_code=run.exit_code,
+            duration_ms=run.duration_ms,
+            status=status,
+            error=error,
+        )
         return exchange, run
 
 

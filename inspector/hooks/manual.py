@@ -92,9 +92,15 @@ class ManualHook:
                 )
             )
         else:
-            exchange.hook, exchange.method, exchange.request = self.name, method, request
-            exchange.source, exchange.turn, exchange.status = source, turn, STATUS_PENDING
-            self.journal.update(exchange)
+            self.journal.amend(
+                exchange,
+                hook=self.name,
+                method=method,
+                request=request,
+                source=source,
+                turn=turn,
+                status=STATUS_PENDING,
+            )
         started = time.perf_counter()
         if method != APPROVE_TOOL:
             error = {"code": METHOD_NOT_FOUND, "message": "method not found"}
@@ -154,10 +160,8 @@ class ManualHook:
         return Resolution(allow, reason, ALLOW_ONCE if allow else DENY, TIMEOUT)
 
     def _finish(self, exchange: Exchange, started: float, status: str, error: str | None) -> None:
-        exchange.duration_ms = round((time.perf_counter() - started) * 1000, 3)
-        exchange.status = status
-        exchange.error = error
-        self.journal.update(exchange)
+        duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        self.journal.amend(exchange, duration_ms=duration_ms, status=status, error=error)
 
     def _record_decision(
         self, exchange: Exchange, prompt: ApprovalPrompt, resolution: Resolution

@@ -172,10 +172,12 @@ class Gate:
         if held is None:
             return None
         exchange = held.exchange
-        exchange.status = STATUS_OK
-        exchange.action = FORWARDED_EDITED if exchange.edited else FORWARDED
-        exchange.duration_ms = round(held.age_s * 1000, 3)
-        self.journal.update(exchange)
+        self.journal.amend(
+            exchange,
+            status=STATUS_OK,
+            action=FORWARDED_EDITED if exchange.edited else FORWARDED,
+            duration_ms=round(held.age_s * 1000, 3),
+        )
         forwarded: dict[str, Any] = held.params
         return forwarded
 
@@ -209,10 +211,9 @@ class Gate:
         if params is not None and params != held.params:
             self.originals[seq] = held.params
             held.params = params
-            held.exchange.edited = True
             verdict = FORWARDED_EDITED
-        held.exchange.status = STATUS_PENDING
-        self.journal.update(held.exchange)
+        edited = held.exchange.edited or verdict == FORWARDED_EDITED
+        self.journal.amend(held.exchange, edited=edited, status=STATUS_PENDING)
         self._decide(held, verdict)
         held.release.set_result(True)
         return True
@@ -222,8 +223,8 @@ class Gate:
         held = self._held.pop(seq, None)
         if held is None:
             return False
-        self._end(held, STATUS_DROPPED, "dropped by hand")
-        held.exchange.action = DROPPED if held.exchange.stage_entry else None
+        action = DROPPED if held.exchange.stage_entry else None
+        self._end(held, STATUS_DROPPED, "dropped by hand", action=action)
         self._decide(held, DROPPED)
         held.release.set_result(False)
         return True
@@ -246,11 +247,11 @@ class Gate:
             self._end(held, STATUS_CANCELLED, "the inspector stopped while it was held")
             held.release.set_result(False)
 
-    def _end(self, held: Held, status: str, error: str) -> None:
-        held.exchange.status = status
-        held.exchange.error = error
-        held.exchange.duration_ms = round(held.age_s * 1000, 3)
-        self.journal.update(held.exchange)
+    def _end(self, held: Held, status: str, error: str, **changes: Any) -> None:
+        duration_ms = round(held.age_s * 1000, 3)
+        self.journal.amend(
+            held.exchange, status=status, error=error, duration_ms=duration_ms, **changes
+        )
 
     def _decide(self, held: Held, verdict: str) -> None:
         exchange = held.exchange

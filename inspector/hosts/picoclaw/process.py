@@ -331,10 +331,7 @@ class ProcessHook:
         if exchange is None:
             exchange = self.journal.append(Exchange(**fields))
         else:
-            for key, value in fields.items():
-                setattr(exchange, key, value)
-            exchange.status = STATUS_PENDING
-            self.journal.update(exchange)
+            self.journal.amend(exchange, **fields, status=STATUS_PENDING)
         future: asyncio.Future[_Answered] = asyncio.get_running_loop().create_future()
         self._pending[rpc_id] = (future, exchange)
         try:
@@ -354,24 +351,29 @@ class ProcessHook:
         else:
             # What PicoClaw makes of a stage's answer depends on the chain it is part of: the
             # pipeline reads it (pipeline.answers) and adds those findings.
-            exchange.response = answered.message
-            exchange.raw_response = answered.text
-            if method == HELLO:
-                exchange.findings.extend(hello_findings(answered.line, self.name))
+            found = hello_findings(answered.line, self.name) if method == HELLO else []
             duration_ms = (time.perf_counter() - started) * 1000
-            exchange.findings.extend(findings.slow_answer(method, duration_ms, timeout_ms))
+            found += findings.slow_answer(method, duration_ms, timeout_ms)
             status, error = _answer_status(method, answered.line)
-            self._finish(exchange, started, status, error)
+            self._finish(
+                exchange,
+                started,
+                status,
+                error,
+                response=answered.message,
+                raw_response=answered.text,
+                findings=[*exchange.findings, *found],
+            )
         finally:
             self._pending.pop(rpc_id, None)
             self._finished[rpc_id] = exchange
         return exchange
 
-    def _finish(self, exchange: Exchange, started: float, status: str, error: str | None) -> None:
-        exchange.duration_ms = round((time.perf_counter() - started) * 1000, 3)
-        exchange.status = status
-        exchange.error = error
-        self.journal.update(exchange)
+    def _finish(
+        self, exchange: Exchange, started: float, status: str, error: str | None, **changes: Any
+    ) -> None:
+        duration_ms = round((time.perf_counter() - started) * 1000, 3)
+        self.journal.amend(exchange, duration_ms=duration_ms, status=status, error=error, **changes)
 
     def _not_sent(
         self,
@@ -395,9 +397,7 @@ class ProcessHook:
         if exchange is None:
             exchange = self.journal.append(Exchange(**fields))
         else:
-            for key, value in fields.items():
-                setattr(exchange, key, value)
-            self.journal.update(exchange)
+            self.journal.amend(exchange, **fields)
         return exchange
 
     def _fail_pending(self, status: str, reason: str) -> None:
