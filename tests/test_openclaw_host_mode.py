@@ -200,3 +200,19 @@ def test_a_bad_plugin_folder_is_one_line_and_exit_2(
     assert main(["run", str(folder)]) == 2
     err = capfd.readouterr().err
     assert where in err and len(err.strip().splitlines()) == 1
+
+
+def test_check_calls_every_hook_a_plugin_registered(capfd: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(EXAMPLE)]) == 0
+    out = capfd.readouterr().out
+    assert "probed: after_tool_call, agent_end, before_tool_call" in out
+    assert "1 of 1 hook(s) pass" in out
+
+
+def test_check_fails_a_plugin_with_a_trap_or_that_does_not_load(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", str(PLUGINS / "traps")]) == 1
+    assert "✗ openclaw-no-conversation-access" in capfd.readouterr().out
+    assert main(["check", str(PLUGINS / "broken")]) == 1
+    assert "✗ never became ready" in capfd.readouterr().out

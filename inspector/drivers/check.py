@@ -17,10 +17,21 @@ from typing import Any
 from inspector.config.model import CommandHookSpec, Config, HookSpec
 from inspector.engine import Engine
 from inspector.hosts.host import CommandChain
+from inspector.hosts.openclaw.host_mode import OpenClawPlugin
+from inspector.hosts.openclaw.host_mode_samples import sample
 from inspector.hosts.picoclaw.templates import template
 from inspector.hosts.registry import host_named
 from inspector.journal.journal import Journal
-from inspector.journal.records import STATUS_OK, Exchange, Lifecycle, Noise, Record, Stderr
+from inspector.journal.records import (
+    STATUS_NOT_SENT,
+    STATUS_OK,
+    Event,
+    Exchange,
+    Lifecycle,
+    Noise,
+    Record,
+    Stderr,
+)
 from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGES
 
 SOURCE = "check"
@@ -89,6 +100,8 @@ async def check(config: Config) -> list[HookReport]:
         command_reports = [
             await _probe_command_hook(engine, specs) for specs in _by_hook(engine).values()
         ]
+        if engine.plugin is not None:
+            command_reports.append(await _probe_plugin(engine, engine.plugin))
     # stopping closed every process hook's stdin and waited for it: its last lines are recorded
     process_reports = [_process_report(spec, engine.journal) for spec in config.enabled_hooks]
     return process_reports + command_reports
@@ -149,6 +162,30 @@ async def _probe_command_hook(engine: Engine, specs: list[CommandHookSpec]) -> H
             report.not_probed[spec.event] = "its filter takes none of the sample tools"
         report.records += runs
         report.failed += [run for run in runs if host is not None and host.run_failed(run)]
+    return report
+
+
+async def _probe_plugin(engine: Engine, plugin: OpenClawPlugin) -> HookReport:
+    """An OpenClaw plugin: each hook it registered, fired once with a sample event."""
+    report = HookReport(plugin.plugin.id, engine.journal.host, plugin.hook_names, "hooks")
+    for hook_name in plugin.hook_names:
+        event, ctx = sample(hook_name)
+        await plugin.fire(hook_name, event, ctx, source=SOURCE)
+        report.probed.append(hook_name)
+    report.records = [
+        record
+        for record in engine.journal.records
+        if isinstance(record, (Exchange, Event, Lifecycle, Stderr))
+        and record.host == engine.journal.host
+    ]
+    report.failed = [
+        record
+        for record in report.records
+        if isinstance(record, Exchange) and record.status not in (STATUS_OK, STATUS_NOT_SENT)
+    ]
+    report.never_ready = not any(
+        isinstance(record, Lifecycle) and record.state == "ready" for record in report.records
+    )
     return report
 
 

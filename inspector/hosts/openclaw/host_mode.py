@@ -336,6 +336,6 @@ class OpenClawPlugin:
         needs_access = CONVERSATION_HOOKS.intersection(modes)
         if needs_access and not self.plugin.allow_conversation_access:
             names = ", ".join(sorted(needs_access))
-            message = f"{names} never fire without hooks.allowConversationAccess: true"
+            message = f"OpenClaw never calls {names} without hooks.allowConversationAccess"
             found.append(finding("openclaw-no-conversation-access", message))
         return found
