@@ -62,7 +62,7 @@ class Harness:
         node = shutil.which(self.node)
         if node is None:
             raise self._fail(
-                f"{self.node} not found on PATH: host mode for OpenClaw needs node >= 18"
+                f"{self.node} not found on PATH: host mode for OpenClaw needs node >= 18.19"
             )
         spec = {
             "id": self.plugin.id,

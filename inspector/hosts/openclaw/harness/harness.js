@@ -4,18 +4,39 @@
 // are collected, and each call gets the event and ctx with the handler's own time limit.
 // One JSON object a line: the first stdout line says what registered, then one answer per
 // request read from stdin. The plugin's console output goes to stderr, never stdout.
-// Usage: node harness.js '{"id": "...", "entry": "/abs/index.js", "config": {...}}'
+// Needs node >= 18.19 (module.register). Usage: node harness.js '{"id": "...", "entry": "/abs/index.js", "config": {...}}'
 
 const util = require("node:util");
+const path = require("node:path");
 const readline = require("node:readline");
+const Module = require("node:module");
 const { pathToFileURL } = require("node:url");
 
 const REGISTRATION_MODES = ["full", "discovery"];
+const SDK = "openclaw/plugin-sdk";
 const DEFAULT_TIMEOUT_MS = 15000;
 
 const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
 const toStderr = (...args) => process.stderr.write(util.format(...args) + "\n");
 console.log = console.info = console.debug = console.warn = console.error = toStderr;
+
+// A plugin written against OpenClaw imports its SDK; without OpenClaw installed beside it, both
+// require() and import of "openclaw/plugin-sdk/..." get the harness's plugin-sdk.cjs instead.
+function provideSdk() {
+  const shim = path.join(__dirname, "plugin-sdk.cjs");
+  const resolveFilename = Module._resolveFilename;
+  Module._resolveFilename = function (request, ...rest) {
+    try {
+      return resolveFilename.call(this, request, ...rest);
+    } catch (error) {
+      if (request === SDK || request.startsWith(`${SDK}/`)) return shim;
+      throw error;
+    }
+  };
+  if (typeof Module.register === "function") {
+    Module.register(pathToFileURL(path.join(__dirname, "sdk-resolve.mjs")).href);
+  }
+}
 
 function describe(error) {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
@@ -127,6 +148,7 @@ async function call(registration, request) {
 
 async function main() {
   const spec = JSON.parse(process.argv[2]);
+  provideSdk();
   let loaded;
   try {
     loaded = await load(spec);

@@ -1,5 +1,7 @@
 // Priorities, params and message rewriting: what each handler saw is written to stderr.
-module.exports = {
+const { definePluginEntry } = require("openclaw/plugin-sdk/plugin-entry");
+
+module.exports = definePluginEntry({
   id: "order",
   register(api) {
     api.on("before_tool_call", (event) => {
@@ -19,4 +21,4 @@ module.exports = {
     });
     api.on("message_sending", (event) => ({ content: event.content.toUpperCase() }));
   },
-};
+});

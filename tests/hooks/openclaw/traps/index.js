@@ -1,5 +1,7 @@
 // The traps OpenClaw's hook docs name, one handler each (tests/test_openclaw_host_mode.py).
-export default {
+import { definePluginEntry } from "openclaw/plugin-sdk/plugin-entry";
+
+export default definePluginEntry({
   id: "traps",
   register(api) {
     api.on("before_tool_call", () => ({ block: false }), { priority: 30 });
@@ -14,4 +16,4 @@ export default {
       api.on("after_tool_call", () => undefined); // agent runs use discovery registrations
     }
   },
-};
+});
