@@ -246,8 +246,7 @@ class Engine:
         )
         stage = STAGE_FOR_METHOD.get(method)
         if stage is not None and isinstance(params, dict):
-            settle_answer(stage, exchange, params)
-            self.journal.update(exchange)
+            settle_answer(self.journal, stage, exchange, params)
         return exchange
 
     async def send_through_pipeline(

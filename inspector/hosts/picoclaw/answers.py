@@ -9,6 +9,7 @@ from typing import Any
 from inspector.hosts.picoclaw.decode import decode_answer, read_message, typed_params
 from inspector.hosts.picoclaw.go_decode import GoDecodeError
 from inspector.hosts.picoclaw.outcome import APPROVED, DENIED, SKIPPED, Decoded
+from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_DROPPED,
     STATUS_ERROR,
@@ -46,20 +47,20 @@ def _failure(exchange: Exchange) -> str:
     return exchange.error or exchange.status
 
 
-def settle(exchange: Exchange, decoded: Decoded) -> None:
+def settle(journal: Journal, exchange: Exchange, decoded: Decoded) -> None:
     """Put the reading on the exchange: the action the host took and the findings."""
-    exchange.action = label_for(decoded)
-    exchange.findings.extend(decoded.findings)
+    findings = [*exchange.findings, *decoded.findings]
+    journal.amend(exchange, action=label_for(decoded), findings=findings)
 
 
-def settle_answer(stage: str, exchange: Exchange, sent: dict[str, Any]) -> None:
+def settle_answer(journal: Journal, stage: str, exchange: Exchange, sent: dict[str, Any]) -> None:
     """Read one answer to `sent` outside a chain (a request sent by hand) and settle it. Params
     PicoClaw's structs cannot hold have no PicoClaw reading (the composer refuses them first)."""
     try:
         typed = typed_params(stage, sent)
     except GoDecodeError:
         return
-    settle(exchange, read_answer(stage, exchange, typed))
+    settle(journal, exchange, read_answer(stage, exchange, typed))
 
 
 def label_for(decoded: Decoded) -> str:

@@ -207,15 +207,13 @@ class Pipeline:
         try:
             self._events.put_nowait(record)
         except asyncio.QueueFull:
-            record.findings.append(
-                Finding(
-                    "event-dropped",
-                    "warning",
-                    f"observer queue full ({OBSERVER_QUEUE} events): {record.kind} not delivered",
-                    "PicoClaw drops the newest event silently when observers fall behind",
-                )
+            dropped = Finding(
+                "event-dropped",
+                "warning",
+                f"observer queue full ({OBSERVER_QUEUE} events): {record.kind} not delivered",
+                "PicoClaw drops the newest event silently when observers fall behind",
             )
-            self.journal.update(record)
+            self.journal.amend(record, findings=[*record.findings, dropped])
 
     async def drain_events(self) -> None:
         """Wait until every queued event has been offered to its observers."""
@@ -232,12 +230,13 @@ class Pipeline:
         while True:
             record = await self._events.get()
             try:
+                delivered, failed = [], []
                 for hook in self._observers_of(record.kind):
                     error = await hook.notify(RUNTIME_EVENT, record.payload)
                     if error is None:
-                        record.delivered.append(hook.name)
+                        delivered.append(hook.name)
                     else:
-                        record.findings.append(
+                        failed.append(
                             Finding(
                                 "observer-failed",
                                 "warning",
@@ -245,15 +244,18 @@ class Pipeline:
                                 "PicoClaw logs a warning and goes on",
                             )
                         )
-                self.journal.update(record)
+                self.journal.amend(
+                    record,
+                    delivered=[*record.delivered, *delivered],
+                    findings=[*record.findings, *failed],
+                )
             finally:
                 self._events.task_done()
 
     # ---- records ---------------------------------------------------------------------------
 
     def _settle(self, exchange: Exchange, decoded: Decoded) -> None:
-        settle(exchange, decoded)
-        self.journal.update(exchange)
+        settle(self.journal, exchange, decoded)
 
     def _decide(
         self, stage: str, result: StageResult, source: str, turn: str | None, tool: str | None
