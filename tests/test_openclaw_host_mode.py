@@ -216,3 +216,14 @@ def test_check_fails_a_plugin_with_a_trap_or_that_does_not_load(
     assert "✗ openclaw-no-conversation-access" in capfd.readouterr().out
     assert main(["check", str(PLUGINS / "broken")]) == 1
     assert "✗ never became ready" in capfd.readouterr().out
+
+
+async def test_the_filter_finds_a_plugin_s_calls_by_tool() -> None:
+    from inspector.filter import compile_filter
+
+    engine, _outcomes = await play(PLUGINS / "order")
+    matching = compile_filter("tool:exec")
+    assert [e.method for e in engine.journal.of_type(Exchange) if matching(e)] == [
+        "before_tool_call",
+        "before_tool_call",
+    ]

@@ -112,12 +112,15 @@ class Exchange(Record):
     @property
     def tool(self) -> Any:
         """The tool the request is about: `tool` in JSON-RPC params, `tool_name` in a command
-        hook's context (j-cli and Claude Code both call it that); None when there is none."""
+        hook's context (j-cli and Claude Code both call it that), `toolName` in an OpenClaw
+        handler's ctx; None when there is none."""
         request = self.request
         if not isinstance(request, dict):
             return None
         if not self.method.startswith("hook."):  # by_command, inlined: filters call this a lot
-            return request.get("tool_name")
+            tool = request.get("tool_name")
+            ctx = request.get("ctx") if tool is None else None
+            return ctx.get("toolName") if isinstance(ctx, dict) else tool
         params = request.get("params")
         return params.get("tool") if isinstance(params, dict) else None
 
