@@ -65,6 +65,16 @@ def test_amend_changes_a_record_tells_subscribers_and_refuses_unknown_fields_who
     assert seen == [("pending", True), ("ok", False)]
 
 
+def test_add_findings_keeps_the_earlier_ones_and_tells_subscribers() -> None:
+    journal = Journal()
+    seen: list[list[str]] = []
+    journal.subscribe(lambda record, new: seen.append([f.code for f in record.findings_list]))
+    earlier = Finding("slow-answer", "warning", "slow")
+    exchange = journal.append(Exchange(hook="a", findings=[earlier]))
+    journal.add_findings(exchange, Finding("late-id", "error", "late"))
+    assert seen == [["slow-answer"], ["slow-answer", "late-id"]]
+
+
 def test_every_record_has_type_and_ts_and_round_trips(tmp_path: Path) -> None:
     journal = Journal()
     writer = JsonlWriter(tmp_path / "j.jsonl").attach(journal)

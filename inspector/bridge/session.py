@@ -273,21 +273,28 @@ class RelaySession:
         # A lone surrogate from a hook's answer cannot be UTF-8; inside a JSON string
         # backslashreplace writes its escape back, which Go reads as U+FFFD.
         self._writer.write(text.encode("utf-8", "backslashreplace") + b"\n")
-        exchange.response = answer
-        exchange.raw_response = text
         error = answer.get("error")
         if isinstance(error, dict):
-            self._finish(exchange, received, STATUS_ERROR, str(error.get("message")))
+            status, why, action = STATUS_ERROR, str(error.get("message")), exchange.action
         else:
-            exchange.action = answers.action_of(answer["result"]) or None
-            self._finish(exchange, received, STATUS_OK, None)
+            status, why, action = STATUS_OK, None, answers.action_of(answer["result"]) or None
+        self._finish(
+            exchange, received, status, why, response=answer, raw_response=text, action=action
+        )
         return True
 
-    def _finish(self, exchange: Exchange, received: float, status: str, error: str | None) -> None:
-        exchange.status = status
-        exchange.error = error
-        exchange.duration_ms = round((time.monotonic() - received) * 1000, 3)
-        self.engine.journal.update(exchange)
+    def _finish(
+        self,
+        exchange: Exchange,
+        received: float,
+        status: str,
+        error: str | None,
+        **changes: Any,
+    ) -> None:
+        duration_ms = round((time.monotonic() - received) * 1000, 3)
+        self.engine.journal.amend(
+            exchange, status=status, error=error, duration_ms=duration_ms, **changes
+        )
 
     def _describe(self) -> str:
         deadlines = ", ".join(f"{kind} {ms} ms" for kind, ms in self.greeting.deadlines_ms.items())

@@ -6,7 +6,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from inspector.journal.records import Exchange, Record, field_names
+from inspector.journal.records import Exchange, Finding, Record, field_names
 
 R = TypeVar("R", bound=Record)
 
@@ -45,6 +45,9 @@ class Journal:
             setattr(record, name, value)
         self.update(record)
         return record
+
+    def add_findings(self, record: R, *findings: Finding) -> R:
+        return self.amend(record, findings=[*record.findings_list, *findings])
 
     def latest(self) -> Record | None:
         return self.records[-1] if self.records else None

@@ -138,13 +138,11 @@ class ClaudeHooks:
         )
         outcome = combine(event, payload, tuple(runs), tuple(duplicates))
         if (why := timing_decides(outcome)) and outcome.winner:
-            outcome.winner.exchange.findings.append(last_to_finish(why))
-            self.journal.update(outcome.winner.exchange)
+            self.journal.add_findings(outcome.winner.exchange, last_to_finish(why))
         if outcome.verdict == ASK:
             outcome = await self._ask(outcome, turn, ask_by)
         for run, why in ignored_updates(outcome):
-            run.exchange.findings.append(updated_input_ignored(why))
-            self.journal.update(run.exchange)
+            self.journal.add_findings(run.exchange, updated_input_ignored(why))
         if runs:
             self._record(outcome, source, turn)
         return outcome
@@ -163,9 +161,8 @@ class ClaudeHooks:
         exchange, run = await gated.call(payload, source=source, turn=turn, env=env)
         finished = next(finishing)
         answer = read_answer(event, payload, run)
-        exchange.action = answer.action
-        exchange.findings.extend(answer.findings)
-        self.journal.update(exchange)
+        findings = [*exchange.findings, *answer.findings]
+        self.journal.amend(exchange, action=answer.action, findings=findings)
         return HookRun(hook.name, exchange, answer, hook.spec.command, finished)
 
     # ---- ask: the human decides ------------------------------------------------------------
@@ -219,8 +216,7 @@ class ClaudeHooks:
     def _ask_unattended(self, outcome: EventOutcome) -> EventOutcome:
         """Nobody can answer, as in `claude -p`: ask is a deny whose reason reaches Claude."""
         if outcome.winner is not None:
-            outcome.winner.exchange.findings.append(ask_denied_unattended())
-            self.journal.update(outcome.winner.exchange)
+            self.journal.add_findings(outcome.winner.exchange, ask_denied_unattended())
         return replace(outcome, verdict=DENY, updated_input=None)
 
     async def _wait(self, prompt: ApprovalPrompt) -> Resolution:

@@ -366,8 +366,7 @@ class _Firing:
         )
 
     def label(self, exchange: Exchange, action: str) -> None:
-        exchange.action = action
-        self.chain.journal.update(exchange)
+        self.chain.journal.amend(exchange, action=action)
 
     def outcome(self, name: str, action: str, status: str) -> None:
         self.outcomes.append({"hook": name, "action": action, "status": status})

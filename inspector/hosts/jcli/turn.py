@@ -360,11 +360,11 @@ class JcliTurnRunner:
         if result.action and f"action={result.action}" not in honoured and deciding:
             if result.event == "pre_tool_execution" and result.action == "stop":
                 message = f"{deciding.name} stopped pre_tool_execution; the tool runs anyway"
-                deciding.exchange.findings.append(cf.finding("jcli-stop-ignored", message))
+                ignored_action = cf.finding("jcli-stop-ignored", message)
             else:
                 message = f"action {result.action} has no effect at {result.event}"
-                deciding.exchange.findings.append(cf.finding("jcli-field-ignored", message))
-            self.chain.journal.update(deciding.exchange)
+                ignored_action = cf.finding("jcli-field-ignored", message)
+            self.chain.journal.add_findings(deciding.exchange, ignored_action)
         # a halting hook keeps only retry_feedback and system_message; the rest was discarded
         answers = (
             [(deciding, result.result or {})]
@@ -375,16 +375,16 @@ class JcliTurnRunner:
             ignored = [key for key in answer if key != "action" and key not in honoured]
             if ignored:
                 message = f"{result.event} ({self.mode}) does not read {', '.join(ignored)}"
-                run.exchange.findings.append(cf.finding("jcli-field-ignored", message))
-                self.chain.journal.update(run.exchange)
+                self.chain.journal.add_findings(
+                    run.exchange, cf.finding("jcli-field-ignored", message)
+                )
 
 
 def _loop_finding(chain: JcliChain, result: ChainResult, what: str) -> None:
     for run in result.runs:
         if run.result and "retry_feedback" in run.result:
             message = f"{run.name} {what}"
-            run.exchange.findings.append(cf.finding("jcli-feedback-loop", message))
-            chain.journal.update(run.exchange)
+            chain.journal.add_findings(run.exchange, cf.finding("jcli-feedback-loop", message))
 
 
 def _message(role: str, content: str) -> JSONObject:
