@@ -19,6 +19,7 @@ BENCHMARKS = (
     "filter_speed",
     "event_rate",
     "memory",
+    "scale",
 )
 
 

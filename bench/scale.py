@@ -1,0 +1,315 @@
+"""A session left open for a week: a live session of many relayed exchanges, and a saved one of
+1,000,000 small exchanges opened, scrolled and filtered (issue 16).
+
+    .venv/bin/python -m bench.scale [--count N]
+
+The bench writes the saved sessions itself, straight to JSONL in the journal's own record shapes
+(`bench.filter_speed.make_exchange`, serialised as the journal's writer does), so building a
+million takes seconds. Every figure is taken in a child process of its own, so one measurement's
+memory does not weigh on the next; the baselines are the same measurements on a 2,000-exchange
+session (or before any record, for the live session), in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bench import Row, row
+from bench.filter_speed import make_exchange
+from inspector.journal.jsonl import dumps
+from inspector.journal.records import Exchange
+from inspector.tui.widgets.record_list import RecordList
+
+SMALL = 2_000
+SESSION = 1_000_000
+TEMPLATES = 64  # distinct exchanges the saved session cycles through
+MARK = 987_654_321  # a seq no template has otherwise: replaced by each line's own
+SIZE = ("160", "48")
+PAGES = 20
+FIELD_FILTER = "hook:redactor"
+TEXT_FILTER = "rm -rf"
+RSS_LIMIT_MB = 300.0
+LATER_LIMIT_MS = 500.0  # a big session's first screen may come this much after a small one's
+FIELD_LIMIT_MS = 300.0
+TEXT_LIMIT_MS = 1000.0
+PAGE_LIMIT_MS = 16.0
+# An exchange row starts with its number and its time.
+EXCHANGE_ROW = re.compile(r"^ *\d+ \d\d:\d\d:\d\d\.\d{3} ", re.MULTILINE)
+TMUX_DEADLINE_S = 600.0
+
+
+def rss_mb() -> float:
+    gc.collect()
+    with open("/proc/self/status", encoding="ascii") as status:
+        return _vm_rss(status.read())
+
+
+def _vm_rss(status: str) -> float:
+    kilobytes = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+    return int(kilobytes[1]) / 1024 if kilobytes else 0.0
+
+
+# ---- the saved session -------------------------------------------------------------------------
+
+
+def write_session(path: Path, count: int) -> Path:
+    """`count` small exchanges as the journal writes them, numbered 1..count."""
+    rng = random.Random(7)
+    pieces = [_template(make_exchange(rng, MARK)).split(str(MARK)) for _ in range(TEMPLATES)]
+    started = time.time() - count / 1000
+    with path.open("w", encoding="utf-8") as out:
+        for seq in range(1, count + 1):
+            line = str(seq).join(pieces[seq % TEMPLATES])
+            out.write(line.replace('"ts": 0.0', f'"ts": {started + seq / 1000:.3f}', 1) + "\n")
+    return path
+
+
+def _template(exchange: Exchange) -> str:
+    """The exchange's journal line with its time left to fill in."""
+    exchange.ts, exchange.host = 0.0, "picoclaw"
+    return dumps(exchange)
+
+
+# ---- children: one measurement each ------------------------------------------------------------
+
+
+def live_child(count: int) -> dict[str, float]:
+    """RSS before and after `count` relayed exchanges, each appended in flight and then finished,
+    with the JSONL writer attached as in a real session."""
+    from inspector.journal.journal import Journal
+    from inspector.journal.jsonl import JsonlWriter
+    from inspector.journal.records import STATUS_PENDING
+
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as folder:
+        journal = Journal()
+        writer = JsonlWriter(Path(folder) / "live.jsonl").attach(journal)
+        before = rss_mb()
+        for seq in range(1, count + 1):
+            done = make_exchange(rng, seq)
+            response, status = done.response, done.status
+            done.response, done.status = None, STATUS_PENDING
+            journal.amend(journal.append(done), response=response, status=status)
+        after = rss_mb()
+        writer.close()
+    return {"before": before, "after": after}
+
+
+async def _open_in_pilot(path: Path, settings: Path) -> dict[str, float]:
+    from inspector.config.model import Config
+    from inspector.engine import Engine
+    from inspector.filter import compile_filter
+    from inspector.journal.jsonl import load_journal
+    from inspector.tui.app import InspectorApp, Session
+    from inspector.tui.widgets.exchange_list import ExchangeList
+
+    started = time.perf_counter()
+    engine = Engine(Config(hooks=()), journal=load_journal(path))
+    app = InspectorApp(Session(engine, read_only=True), settings_path=settings)
+    figures: dict[str, float] = {}
+    async with app.run_test(size=(int(SIZE[0]), int(SIZE[1]))) as pilot:
+        rows = app.query_one(ExchangeList)
+        while not rows.rows:
+            await pilot.pause(0.01)
+        await pilot.pause()
+        figures["first_screen_ms"] = (time.perf_counter() - started) * 1000
+        figures["rss_mb"] = rss_mb()
+        rows.focus()
+        await pilot.press("home")
+        figures["page_down_ms"] = _page_down_ms(rows)
+        records = engine.journal.records
+        figures["rows"] = len(rows.rows)
+        for key, expression in (("field", FIELD_FILTER), ("text", TEXT_FILTER)):
+            figures[f"{key}_filter_ms"] = _median_ms(
+                lambda expression=expression: rows.set_filter(compile_filter(expression)),
+                after=lambda: rows.set_filter(None),
+            )
+        figures["hand_filter_ms"] = _median_ms(
+            lambda: [r for r in records if getattr(r, "hook", "") == "redactor"]
+        )
+    return figures
+
+
+def _page_down_ms(rows: RecordList) -> float:
+    """The list's own work for one page down: the move, and every line of the new page drawn
+    (what Textual then does with those lines is the same for any session)."""
+    lines = rows.scrollable_content_region.height
+    started = time.perf_counter()
+    for _ in range(PAGES):
+        rows.action_page_down()
+        for y in range(lines):
+            rows.render_line(y)
+    return (time.perf_counter() - started) * 1000 / PAGES
+
+
+def _median_ms(work: Any, after: Any = None, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        work()
+        times.append((time.perf_counter() - started) * 1000)
+        if after is not None:
+            after()
+    return statistics.median(times)
+
+
+def child(argv: list[str]) -> dict[str, float]:
+    what, arg = argv
+    if what == "live":
+        return live_child(int(arg))
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(_open_in_pilot(Path(arg), Path(folder) / "settings"))
+
+
+def in_child(*args: str) -> dict[str, float]:
+    command = [sys.executable, "-m", "bench.scale", "--child", *args]
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    figures: dict[str, float] = json.loads(result.stdout.splitlines()[-1])
+    return figures
+
+
+# ---- the real terminal ---------------------------------------------------------------------------
+
+
+def in_tmux(path: Path) -> dict[str, float]:
+    """`hook-inspector open PATH` in a 160x48 tmux window: ms until an exchange row is on the
+    screen, and the process's RSS then."""
+    program = Path(sys.executable).parent / "hook-inspector"
+    tmux = ["tmux", "-L", f"hook-inspector-bench-{uuid.uuid4().hex[:12]}", "-f", "/dev/null"]
+
+    def run(*args: str) -> str:
+        return subprocess.run([*tmux, *args], capture_output=True, text=True, check=True).stdout
+
+    started = time.perf_counter()
+    run(
+        "new-session",
+        "-d",
+        "-s",
+        "main",
+        "-x",
+        SIZE[0],
+        "-y",
+        SIZE[1],
+        f"exec {program} open {path}",
+    )
+    try:
+        deadline = time.monotonic() + TMUX_DEADLINE_S
+        while not EXCHANGE_ROW.search(run("capture-pane", "-p", "-t", "main")):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no exchange row on the screen after {TMUX_DEADLINE_S:g} s")
+            time.sleep(0.02)
+        shown_ms = (time.perf_counter() - started) * 1000
+        pid = run("display-message", "-p", "-t", "main", "#{pane_pid}").strip()
+        status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+    return {"first_screen_ms": shown_ms, "rss_mb": _vm_rss(status)}
+
+
+# ---- the rows ----------------------------------------------------------------------------------
+
+
+def measure(count: int, folder: Path) -> Iterator[Row]:
+    small = write_session(folder / "small.jsonl", SMALL)
+    big = write_session(folder / "big.jsonl", count)
+    label = f"{count:,}"
+    live = in_child("live", str(count))
+    yield row(
+        f"scale: live session of {label} relayed exchanges, RSS MB",
+        live["before"],
+        live["after"],
+        None,
+        "baseline = the same process before the first record",
+        RSS_LIMIT_MB,
+    )
+    base, opened = in_child("open", str(small)), in_child("open", str(big))
+    later = f"target: at most {LATER_LIMIT_MS:g} ms after {SMALL:,} exchanges"
+    yield row(
+        f"scale: open {label} exchanges, first screen (pilot), ms",
+        base["first_screen_ms"],
+        opened["first_screen_ms"],
+        None,
+        f"baseline = the same for {SMALL:,} exchanges; {later}",
+        base["first_screen_ms"] + LATER_LIMIT_MS,
+    )
+    yield row(
+        f"scale: open {label} exchanges, RSS MB",
+        base["rss_mb"],
+        opened["rss_mb"],
+        None,
+        f"baseline = the same for {SMALL:,} exchanges",
+        RSS_LIMIT_MB,
+    )
+    for key, expression, limit in (
+        ("field", FIELD_FILTER, FIELD_LIMIT_MS),
+        ("text", TEXT_FILTER, TEXT_LIMIT_MS),
+    ):
+        yield row(
+            f"scale: {key} filter over {label} ({expression}), ms",
+            opened["hand_filter_ms"],
+            opened[f"{key}_filter_ms"],
+            None,
+            "baseline = a hand-written list comprehension on one attribute, same records",
+            limit,
+        )
+    yield row(
+        f"scale: one page down in {int(opened['rows']):,} rows, ms",
+        base["page_down_ms"],
+        opened["page_down_ms"],
+        None,
+        f"baseline = the same for {SMALL:,} exchanges",
+        PAGE_LIMIT_MS,
+    )
+    base_tmux, opened_tmux = in_tmux(small), in_tmux(big)
+    yield row(
+        f"scale: open {label} exchanges in tmux 160x48, first screen, ms",
+        base_tmux["first_screen_ms"],
+        opened_tmux["first_screen_ms"],
+        None,
+        f"baseline = the same for {SMALL:,} exchanges; {later}",
+        base_tmux["first_screen_ms"] + LATER_LIMIT_MS,
+    )
+    yield row(
+        f"scale: open {label} exchanges in tmux 160x48, RSS MB",
+        base_tmux["rss_mb"],
+        opened_tmux["rss_mb"],
+        None,
+        f"baseline = the same for {SMALL:,} exchanges",
+        RSS_LIMIT_MB,
+    )
+
+
+def run(quick: bool) -> list[Row]:
+    with tempfile.TemporaryDirectory() as folder:
+        return list(measure(5_000 if quick else SESSION, Path(folder)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=SESSION)
+    parser.add_argument("--child", nargs=2, metavar=("WHAT", "ARG"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child)))
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        for figures in measure(args.count, Path(folder)):
+            print(f"{figures.baseline:10,.1f} {figures.measured:10,.1f}  {figures.name}")
+
+
+if __name__ == "__main__":
+    main()
