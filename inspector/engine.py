@@ -232,7 +232,10 @@ class Engine:
         self, hook_name: str, method: str, params: Any, *, source: str = "composer"
     ) -> Exchange:
         """One request to one hook, outside any pipeline semantics. For a command hook,
-        `method` is the event and `params` its stdin context."""
+        `method` is the event and `params` its stdin context; for an OpenClaw plugin's handler,
+        the hook's name and {"event", "ctx"}."""
+        if self.plugin is not None:
+            return await self.plugin.send_to_handler(hook_name, method, params, source=source)
         command = next(
             (h for h in self.command_hooks() if h.name == hook_name and h.spec.event == method),
             None,

@@ -227,3 +227,25 @@ async def test_the_filter_finds_a_plugin_s_calls_by_tool() -> None:
         "before_tool_call",
         "before_tool_call",
     ]
+
+
+async def test_one_handler_by_hand_and_a_composed_hook_through_the_chain() -> None:
+    engine = Engine(load_config(PLUGINS / "order"))
+    async with engine:
+        plugin = engine.plugin
+        assert plugin is not None
+        assert plugin.handler_names() == ["order#1", "order#2", "order#3", "order#4"]
+        request = plugin.template("before_tool_call")
+        assert request["event"]["toolName"] == "exec"
+        one = await engine.send_to_hook("order#1", "before_tool_call", request)
+        assert (one.hook, one.response and one.response["result"]) == (
+            "order#1",
+            {"params": {"from": "low"}},
+        )
+        merged = await engine.send_through_pipeline("before_tool_call", request)
+    assert [e.hook for e in exchanges(engine, "before_tool_call")] == [
+        "order#1",
+        "order#2",
+        "order#1",
+    ]
+    assert merged.tool_params() == {"command": "ls", "from": "low"}  # type: ignore[union-attr]

@@ -15,6 +15,7 @@ from inspector.hosts.load import load_config
 from inspector.journal.records import Decision, Exchange, Reload
 from inspector.tui.app import Session
 from inspector.tui.screens.approval import ApprovalScreen
+from inspector.tui.screens.composer import ComposerScreen
 
 EXAMPLE = Path(__file__).parents[1] / "inspector" / "examples" / "openclaw" / "tool-guard"
 PLUGINS = Path(__file__).parent / "hooks" / "openclaw"
@@ -58,6 +59,20 @@ async def test_require_approval_opens_the_approval_modal(tmp_path: Path) -> None
         await wait_for(lambda: bool(engine.journal.of_type(Decision)))
         [decision] = engine.journal.of_type(Decision)
         assert (decision.stage, decision.verdict) == ("before_tool_call", "allow")
+
+
+async def test_the_composer_sends_a_hook_s_event_to_one_handler(tmp_path: Path) -> None:
+    engine = Engine(load_config(PLUGINS / "order"))
+    app = make_app(Session(engine, config_path=PLUGINS / "order", watch=False), tmp_path / "s")
+    async with running(app) as pilot:
+        await wait_for(lambda: engine.plugin is not None and bool(engine.plugin.registrations))
+        await pilot.press("c")
+        screen = await opened(pilot, ComposerScreen, "the composer")
+        assert '"toolName": "exec"' in screen.query_one("#editor").text  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await wait_for(lambda: bool(answered(engine, "before_tool_call")))
+        [sent] = answered(engine, "before_tool_call")
+        assert (sent.hook, sent.source, sent.status) == ("order#1", "composer", "ok")
 
 
 def _block_reasons(engine: Engine) -> str:

@@ -508,8 +508,17 @@ class InspectorApp(App[int]):
             else:
                 self._send(request)
 
-        commands = self.engine.commands
-        if commands is None:
+        commands, plugin = self.engine.commands, self.engine.plugin
+        if plugin is not None:  # an OpenClaw hook's {"event", "ctx"}, to a handler or to all
+            screen = ComposerScreen(
+                hooks=plugin.handler_names(),
+                methods=plugin.hook_names,
+                initial=initial,
+                template=plugin.template,
+                pipeline_methods=plugin.hook_names,
+                title=title,
+            )
+        elif commands is None:
             screen = ComposerScreen(hooks=sorted(self.engine.hooks), initial=initial, title=title)
         else:  # command hooks: an event and its stdin context, not a JSON-RPC method
             hooks = self.engine.command_hooks()

@@ -23,6 +23,7 @@ from inspector.hosts.openclaw.host_mode_merge import (
     Answer,
     Merge,
 )
+from inspector.hosts.openclaw.host_mode_samples import sample
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_ERROR,
@@ -141,6 +142,30 @@ class OpenClawPlugin:
 
     async def stop(self) -> None:
         await self.harness.stop()
+
+    def handler_names(self) -> list[str]:
+        """Every handler OpenClaw would call, by the name its exchanges carry."""
+        return sorted(
+            {self._name(r) for r in self.registrations if r.mode == mode_for(r.hook_name)}
+        )
+
+    def template(self, hook_name: str) -> JSONObject:
+        """What the composer starts from: a sample {"event", "ctx"} for `hook_name`."""
+        event, ctx = sample(hook_name)
+        return {"event": event, "ctx": ctx}
+
+    async def send_to_handler(
+        self, name: str, hook_name: str, request: JSONObject, *, source: str
+    ) -> Exchange:
+        """One handler (`name`, as its exchanges call it) with {"event", "ctx"}, by hand:
+        outside OpenClaw's order and merge. KeyError when it has no handler for `hook_name`."""
+        await self._loaded.wait()
+        handler = next((r for r in self.handlers(hook_name) if self._name(r) == name), None)
+        if handler is None:
+            raise KeyError(f"{name} has no {hook_name} handler")
+        event, ctx = request.get("event", {}), request.get("ctx", {})
+        exchange, _answer = await self._call(handler, event, ctx, source, None)
+        return exchange
 
     def handlers(self, hook_name: str) -> list[Registration]:
         """The handlers OpenClaw calls for `hook_name`, in its order: those of the mode that
