@@ -111,7 +111,7 @@ class CommandSession:
             self._noise(problem.raw, str(problem))
             await self._reply(ABSENT)
             return
-        self.engine.journal.update(await self._answer(event))
+        await self._answer(event)
 
     async def close(self) -> None:
         """The inspector stops: the event gets the answer of an absent hook, now."""
@@ -166,7 +166,7 @@ class CommandSession:
 
     # ---- answering -------------------------------------------------------------------------
 
-    async def _answer(self, event: RelayedEvent) -> Exchange:
+    async def _answer(self, event: RelayedEvent) -> None:
         candidate = Exchange(
             host=self.command.host,
             hook=self.label,
@@ -186,35 +186,38 @@ class CommandSession:
             candidate.status = STATUS_PENDING
             self.engine.journal.append(candidate)
         self._deciding = asyncio.create_task(self._decide(candidate, event, hold))
+        unanswered: list[Finding] = []
         try:
             output = await asyncio.wait_for(self._deciding, self.deadline.left_s())
         except asyncio.TimeoutError:
             output = ABSENT
             why = f"{self.deadline.describe()} passed before hook-inspector's hooks answered"
-            candidate.findings.append(Finding(DEADLINE_CODE, "warning", why, NO_ANSWER))
+            unanswered.append(Finding(DEADLINE_CODE, "warning", why, NO_ANSWER))
         except asyncio.CancelledError:
             if not self._stopping:
                 raise
             output = ABSENT
-            candidate.findings.append(Finding("inspector-stopped", "warning", STOPPED_REASON))
+            unanswered.append(Finding("inspector-stopped", "warning", STOPPED_REASON))
         if not candidate.seq:  # the deadline came before the gate could journal it as held
             candidate.status = STATUS_CANCELLED
             self.engine.journal.append(candidate)
+        changes: dict[str, Any] = {"findings": [*candidate.findings, *unanswered]}
         if candidate.status == STATUS_CANCELLED and not self._stopping:
-            candidate.status = STATUS_DROPPED
-            candidate.error = f"dropped: still held when {self.deadline.describe()} passed"
+            changes["status"] = STATUS_DROPPED
+            changes["error"] = f"dropped: still held when {self.deadline.describe()} passed"
         sent = await self._reply(output)
-        candidate.duration_ms = round((time.monotonic() - self.deadline.received) * 1000, 3)
-        if candidate.status in (STATUS_DROPPED, STATUS_CANCELLED):
-            return candidate
-        candidate.raw_response = output.stdout
-        candidate.response = parse_stdout(output.stdout)
-        candidate.stderr = output.stderr
-        candidate.exit_code = output.exit_code
-        candidate.action = output.action
-        candidate.status = STATUS_OK if sent else STATUS_CANCELLED
-        candidate.error = None if sent else "the relay hung up first"
-        return candidate
+        changes["duration_ms"] = round((time.monotonic() - self.deadline.received) * 1000, 3)
+        if changes.get("status", candidate.status) not in (STATUS_DROPPED, STATUS_CANCELLED):
+            changes.update(
+                raw_response=output.stdout,
+                response=parse_stdout(output.stdout),
+                stderr=output.stderr,
+                exit_code=output.exit_code,
+                action=output.action,
+                status=STATUS_OK if sent else STATUS_CANCELLED,
+                error=None if sent else "the relay hung up first",
+            )
+        self.engine.journal.amend(candidate, **changes)
 
     async def _decide(self, candidate: Exchange, event: RelayedEvent, hold: bool) -> HookOutput:
         payload = event.payload

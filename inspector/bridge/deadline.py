@@ -97,20 +97,20 @@ class CallDeadline:
         used = {"hook": hook, "used_ms": _ms(finished - started), "left_ms": round(left_ms, 3)}
         self.use.append(used)
 
-    def settle(self, relayed: Exchange, outcome: Outcome) -> None:
-        """Write onto the exchange the agent received how the chain spent this deadline, and
-        what in its answer PicoClaw's own host would not have done."""
-        relayed.deadline_ms = self.agent_ms
-        relayed.deadline_use = self.use
+    def settled(self, outcome: Outcome) -> dict[str, Any]:
+        """What to write onto the exchange the agent received: how the chain spent this
+        deadline, and the findings on what PicoClaw's own host would not have done."""
+        found = []
         if outcome.decided_by == FALLBACK:
-            relayed.findings.append(Finding(DEADLINE_CODE, "warning", self.passed(), NO_ANSWER))
+            found.append(Finding(DEADLINE_CODE, "warning", self.passed(), NO_ANSWER))
         for hook in self.cut_short:
             message = (
                 f'hook "{hook}" was cut short by {self.describe()}, the one deadline PicoClaw '
                 "gives the relay for the whole chain behind it"
             )
-            relayed.findings.append(Finding(DEADLINE_CODE, "warning", message))
-        relayed.findings.extend(self.kinder)
+            found.append(Finding(DEADLINE_CODE, "warning", message))
+        found.extend(self.kinder)
+        return {"deadline_ms": self.agent_ms, "deadline_use": self.use, "findings": found}
 
 
 def _ms(seconds: float) -> float:
@@ -175,8 +175,7 @@ class DeadlineHook:
         if cut_ms < timeout_ms and ran_out:
             deadline.cut_short.append(self.name)
             message = f"cut short by {deadline.describe()}: {cut_ms} ms of its {timeout_ms} ms"
-            answered.findings.append(Finding(DEADLINE_CODE, "warning", message))
-            self.journal.update(answered)
+            self.journal.add_findings(answered, Finding(DEADLINE_CODE, "warning", message))
         return answered
 
     @property
@@ -239,9 +238,8 @@ def _fallback(
     approval = stage == "approve_tool"
     for exchange in deadline.held:
         if exchange.status == STATUS_CANCELLED:  # the gate let go of it when the call was cancelled
-            exchange.status = STATUS_DROPPED
-            exchange.error = f"dropped: still held when the deadline passed ({deadline.describe()})"
-            journal.update(exchange)
+            error = f"dropped: still held when the deadline passed ({deadline.describe()})"
+            journal.amend(exchange, status=STATUS_DROPPED, error=error)
     tool = params.get("tool")
     journal.append(
         Decision(

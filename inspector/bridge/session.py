@@ -239,9 +239,10 @@ class RelaySession:
         ) as error:  # PicoClaw sends only what its structs hold; a stand-in may not
             reason = f"params PicoClaw's structs cannot hold: {error}"
             return answers.error_reply(rpc_id, answers.INVALID_PARAMS, reason)
-        deadline.settle(exchange, outcome)
+        settled = deadline.settled(outcome)
         answer, found = answers.stage_reply(rpc_id, stage, outcome)
-        exchange.findings.extend(found)
+        findings = [*exchange.findings, *settled.pop("findings"), *found]
+        self.engine.journal.amend(exchange, **settled, findings=findings)
         return answer
 
     def _record_request(
