@@ -19,7 +19,15 @@ from inspector.hosts.load import load_config
 from inspector.hosts.openclaw.host_mode import NO_ROUTE
 from inspector.hosts.openclaw.host_mode_merge import HOOK_FAILED
 from inspector.hosts.openclaw.host_mode_turn import NOT_DELIVERED, OpenClawTurnOutcome
-from inspector.journal.records import Decision, Event, Exchange, Lifecycle, Reload, Stderr
+from inspector.journal.records import (
+    Decision,
+    Event,
+    Exchange,
+    Lifecycle,
+    Noise,
+    Reload,
+    Stderr,
+)
 from inspector.reload.watcher import Reloader
 from inspector.scenario import load_scenario
 from tests.conftest import wait_for
@@ -101,7 +109,13 @@ async def test_a_handler_past_its_timeout_blocks_the_tool() -> None:
 async def test_higher_priority_first_each_sees_the_original_and_the_last_params_win() -> None:
     engine, [outcome] = await play(PLUGINS / "order")
     lines = [record.line for record in engine.journal.of_type(Stderr)]
-    assert lines == ['high saw {"command":"ls"}', 'low saw {"command":"ls"}']
+    assert lines == [
+        'high saw {"command":"ls"}',
+        'low saw {"command":"ls"}',
+        "stdout is the harness's: this goes to stderr",
+    ]
+    [noise] = engine.journal.of_type(Noise)  # past the harness: the answers still arrive
+    assert noise.line == "written to file descriptor 1"
     assert outcome.tool_calls[0].params == {"command": "ls", "from": "low"}
     # message_sending: the rewritten content goes on to the next handler
     assert outcome.final_content == "THERE IS A README. [SIGNED]"

@@ -15,7 +15,7 @@ from typing import Any
 
 from inspector.config.openclaw_plugin import PluginFolder
 from inspector.journal.journal import Journal
-from inspector.journal.records import Lifecycle, Stderr
+from inspector.journal.records import Lifecycle, Noise, Stderr
 
 HARNESS = Path(__file__).with_name("harness") / "harness.js"
 NODE = "node"
@@ -146,9 +146,20 @@ class Harness:
             self._lifecycle("stopped", pid=process.pid, exit_code=process.returncode)
 
     async def _read_line(self) -> JSONObject | None:
+        """The harness's next message; None at the end. A line that is not one (the plugin
+        wrote to file descriptor 1 itself) is journalled as noise and skipped."""
         assert self._process is not None and self._process.stdout is not None
-        line = await self._process.stdout.readline()
-        return json.loads(line) if line else None
+        while line := await self._process.stdout.readline():
+            try:
+                message = json.loads(line)
+            except ValueError:
+                message = None
+            if isinstance(message, dict):
+                return message
+            text = line.decode("utf-8", "replace").rstrip("\n")
+            noise = Noise(hook=self.plugin.id, line=text, size=len(text), pid=self.pid)
+            self.journal.append(noise)
+        return None
 
     async def _read_answers(self) -> None:
         process = self._process

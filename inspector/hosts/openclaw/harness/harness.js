@@ -16,7 +16,10 @@ const REGISTRATION_MODES = ["full", "discovery"];
 const SDK = "openclaw/plugin-sdk";
 const DEFAULT_TIMEOUT_MS = 15000;
 
-const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
+// stdout carries only the harness's own lines: whatever the plugin writes there goes to stderr.
+const writeStdout = process.stdout.write.bind(process.stdout);
+process.stdout.write = (...args) => process.stderr.write(...args);
+const send = (message) => writeStdout(JSON.stringify(message) + "\n");
 const toStderr = (...args) => process.stderr.write(util.format(...args) + "\n");
 console.log = console.info = console.debug = console.warn = console.error = toStderr;
 
