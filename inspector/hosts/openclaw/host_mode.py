@@ -96,6 +96,16 @@ class Approver(Protocol):
         ...
 
 
+def handler_answer(exchange: Exchange) -> JSONObject:
+    """What a handler answered, as replay compares it: what it returned, or how it failed."""
+    reply = exchange.response or {}
+    if reply.get("timedOut"):
+        return {"timed_out": True}
+    if "threw" in reply:
+        return {"threw": reply["threw"]}
+    return {"result": reply.get("result")}
+
+
 def mode_for(hook_name: str) -> str:
     return "full" if hook_name in GATEWAY_HOOKS else "discovery"
 
@@ -154,6 +164,9 @@ class OpenClawPlugin:
         event, ctx = sample(hook_name)
         return {"event": event, "ctx": ctx}
 
+    def has_handler(self, name: str, hook_name: str) -> bool:
+        return any(self._name(r) == name for r in self.handlers(hook_name))
+
     async def send_to_handler(
         self, name: str, hook_name: str, request: JSONObject, *, source: str
     ) -> Exchange:
@@ -201,9 +214,7 @@ class OpenClawPlugin:
         for registration in handlers:
             exchange, answer = await self._call(registration, merge.next_event(), ctx, source, turn)
             action, found = merge.add(answer)
-            exchange.action = action
-            exchange.findings.extend(found)
-            self.journal.update(exchange)
+            self.journal.amend(exchange, action=action, findings=[*exchange.findings, *found])
             chain.append({"hook": exchange.hook, "action": action, "status": exchange.status})
             if action == APPROVAL:
                 asked_by = exchange.seq
@@ -243,20 +254,28 @@ class OpenClawPlugin:
             threw=reply.get("threw"),
             timed_out=bool(reply.get("timedOut")),
         )
-        exchange.response = reply
-        exchange.duration_ms = round(float(reply.get("durationMs", 0)), 3)
+        error: str | None
         if answer.timed_out:
-            exchange.status, exchange.error = STATUS_TIMEOUT, f"no answer within {timeout_ms} ms"
+            status, error = STATUS_TIMEOUT, f"no answer within {timeout_ms} ms"
         elif answer.threw is not None:
-            exchange.status, exchange.error = STATUS_ERROR, answer.threw
+            status, error = STATUS_ERROR, answer.threw
         else:
-            exchange.status = STATUS_OK
+            status, error = STATUS_OK, exchange.error
+        changes: dict[str, Any] = {}
         if reply.get("dropped"):
             paths = ", ".join(reply["dropped"])
-            exchange.findings.append(finding("openclaw-dropped-values", f"functions at {paths}"))
+            dropped = finding("openclaw-dropped-values", f"functions at {paths}")
+            changes["findings"] = [*exchange.findings, dropped]
         if registration.hook_name not in DECISION_HOOKS:
-            exchange.action = FAILED if exchange.status != STATUS_OK else None
-        self.journal.update(exchange)
+            changes["action"] = FAILED if status != STATUS_OK else None
+        self.journal.amend(
+            exchange,
+            response=reply,
+            duration_ms=round(float(reply.get("durationMs", 0)), 3),
+            status=status,
+            error=error,
+            **changes,
+        )
         return exchange, answer
 
     def _not_sent(
