@@ -263,3 +263,20 @@ async def test_one_handler_by_hand_and_a_composed_hook_through_the_chain() -> No
         "order#1",
     ]
     assert merged.tool_params() == {"command": "ls", "from": "low"}  # type: ignore[union-attr]
+
+
+async def test_replay_sends_each_recorded_call_to_its_handler_again(tmp_path: Path) -> None:
+    from inspector.drivers.replay import replay
+
+    folder = shutil.copytree(PLUGINS / "thrower", tmp_path / "thrower")
+    recorded, _outcomes = await play(folder)
+    async with Engine(load_config(folder)) as same:
+        assert [item.outcome for item in (await replay(same, recorded.journal.records)).items] == [
+            "same"
+        ]
+    entry = folder / "index.js"
+    entry.write_text(entry.read_text().replace("policy file missing", "policy moved"))
+    async with Engine(load_config(folder)) as changed:
+        [item] = (await replay(changed, recorded.journal.records)).items
+    assert item.outcome == "different"
+    assert item.replayed == {"threw": "Error: policy moved"}

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from inspector.engine import Engine
-from inspector.host_names import CLAUDE
+from inspector.host_names import CLAUDE, OPENCLAW
+from inspector.hosts.openclaw.host_mode import handler_answer
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
@@ -117,6 +118,8 @@ def canonical(value: Any, *, indent: int | None = None) -> str:
 
 def answer_of(exchange: Exchange) -> dict[str, Any]:
     """What a hook answered: its result, or that it failed and the error message."""
+    if exchange.host == OPENCLAW:
+        return handler_answer(exchange)
     if exchange.by_command:
         return command_answer(exchange)
     response = exchange.response or {}
@@ -183,7 +186,11 @@ async def _replay_one(engine: Engine, recorded: Exchange) -> ReplayItem:
     )
     if recorded.status in UNANSWERED:
         return replace(item, note=f"recorded as {recorded.status}: no answer to compare")
-    if recorded.by_command:
+    if engine.plugin is not None:
+        if not engine.plugin.has_handler(recorded.hook, recorded.method):
+            note = f"no handler {recorded.hook!r} for {recorded.method} in the plugin"
+            return replace(item, outcome="missing hook", note=note)
+    elif recorded.by_command:
         if not _has_command_hook(engine, recorded.hook, recorded.method):
             note = f"no command hook {recorded.hook!r} on {recorded.method} in the config"
             return replace(item, outcome="missing hook", note=note)
