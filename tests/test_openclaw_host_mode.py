@@ -280,3 +280,10 @@ async def test_replay_sends_each_recorded_call_to_its_handler_again(tmp_path: Pa
         [item] = (await replay(changed, recorded.journal.records)).items
     assert item.outcome == "different"
     assert item.replayed == {"threw": "Error: policy moved"}
+
+
+def test_the_filter_knows_openclaw_s_hook_names() -> None:
+    from inspector.filter import compile_filter
+
+    for name in ("before_tool_call", "agent_end", "message_sending"):
+        compile_filter(f"method:{name}")  # no FilterError: a known method

@@ -10,6 +10,7 @@ from inspector.filter.match import matcher
 from inspector.host_names import LABELS
 from inspector.hosts.claude.events import EVENTS as CLAUDE_EVENTS
 from inspector.hosts.jcli.events import EVENTS as JCLI_EVENTS
+from inspector.hosts.openclaw.hook_names import HOOK_NAMES as OPENCLAW_HOOKS
 from inspector.hosts.picoclaw.process import (
     EXITED,
     FAILED,
@@ -41,7 +42,7 @@ STATES = (
     *("connected", "disconnected", "refused"),
 )
 # A decision names its stage bare (before_tool); command hooks' methods are their hosts' events.
-METHOD_NAMES = (*METHODS, *STAGES, *JCLI_EVENTS, *CLAUDE_EVENTS)
+METHOD_NAMES = (*METHODS, *STAGES, *JCLI_EVENTS, *CLAUDE_EVENTS, *OPENCLAW_HOOKS)
 SEVERITIES = ("error", "warn", "warning", "info")
 HOSTS = tuple(LABELS)
 

@@ -8,7 +8,7 @@ from inspector.config.model import Config
 from inspector.config.openclaw_plugin import MANIFEST, is_plugin_folder, read_plugin
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, OPENCLAW
-from inspector.hosts.openclaw.host_mode import DECISION_HOOKS, GATEWAY_HOOKS
+from inspector.hosts.openclaw.hook_names import HOOK_NAMES
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
 
@@ -18,7 +18,7 @@ class OpenClawHost:
     label = LABELS[OPENCLAW]
     runs_commands = False
     counts_skips = False
-    events: tuple[str, ...] = tuple(sorted(DECISION_HOOKS | GATEWAY_HOOKS))
+    events: tuple[str, ...] = HOOK_NAMES
 
     def recognises(self, path: Path) -> bool:
         return is_plugin_folder(path) or path.name == MANIFEST
