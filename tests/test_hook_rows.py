@@ -125,12 +125,10 @@ def test_a_call_counts_when_it_ends_and_is_recounted_when_the_host_judges_it_aga
     )
     (row,) = rows.hooks()
     assert (row.event, row.state, row.calls) == ("pre_tool_execution", "ready", 0)
-    exchange.status, exchange.duration_ms = STATUS_OK, 40.0
-    journal.update(exchange)
+    journal.amend(exchange, status=STATUS_OK, duration_ms=40.0)
     assert (row.calls, row.failures, row.median_ms, row.total_ms) == (1, 0, 40.0, 40.0)
-    exchange.status = STATUS_INVALID  # j-cli could not read the answer
-    journal.update(exchange)
-    journal.update(exchange)
+    journal.amend(exchange, status=STATUS_INVALID)  # j-cli could not read the answer
+    journal.amend(exchange, status=STATUS_INVALID)
     assert (row.calls, row.failures, row.median_ms, row.total_ms) == (1, 1, None, 40.0)
 
 
@@ -189,8 +187,7 @@ def test_the_median_live_is_the_median_of_the_saved_session_past_the_window() ->
     live = HookRows(journal)
     calls = [journal.append(call("a", STATUS_PENDING, ms=None)) for _ in range(3 * LATENCY_WINDOW)]
     for index, exchange in sorted(enumerate(calls), key=lambda pair: -pair[0]):
-        exchange.status, exchange.duration_ms = STATUS_OK, float(index)
-        journal.update(exchange)
+        journal.amend(exchange, status=STATUS_OK, duration_ms=float(index))
     saved = Journal()
     for exchange in calls:
         saved.adopt(exchange)

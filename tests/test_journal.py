@@ -45,7 +45,7 @@ def test_append_numbers_records_and_tells_subscribers() -> None:
     seen: list[tuple[int, bool]] = []
     unsubscribe = journal.subscribe(lambda record, new: seen.append((record.seq, new)))
     first = journal.append(Stderr(hook="a", line="x"))
-    journal.update(first)
+    journal.amend(first, line="x2")
     unsubscribe()
     journal.append(Stderr(hook="a", line="y"))
     assert seen == [(1, True), (1, False)]

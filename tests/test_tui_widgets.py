@@ -125,8 +125,7 @@ async def test_rows_appended_live_render_their_columns() -> None:
         assert segment_style(widget, line_of_row(widget, done), "!2").color.name == "red"
         assert "pending" in line_of(widget, pending)
 
-        pending.status, pending.duration_ms = "timeout", 5000.0
-        journal.update(pending)
+        journal.amend(pending, status="timeout", duration_ms=5000.0)
         await until(pilot, lambda: "timeout" in line_of(widget, pending))
 
 
@@ -138,8 +137,7 @@ async def test_an_update_is_filtered_again() -> None:
         call = journal.append(exchange(status="pending"))
         widget.flush()
         assert list(widget.rows) == []
-        call.status = "error"
-        journal.update(call)
+        journal.amend(call, status="error")
         await until(pilot, lambda: list(widget.rows) == [call])
         assert widget.highlighted_record is call
 
@@ -505,9 +503,8 @@ async def test_detail_follows_the_shown_exchange_when_it_finishes() -> None:
     async with harness(pane).run_test(size=(120, 30)) as pilot:
         pane.show(call)
         await open_tab(pilot, pane, "response", "no answer yet (pending)")
-        call.response = {"jsonrpc": "2.0", "id": 1, "result": {"action": "continue"}}
-        call.status, call.duration_ms = "ok", 3.0
-        journal.update(call)
+        answer = {"jsonrpc": "2.0", "id": 1, "result": {"action": "continue"}}
+        journal.amend(call, response=answer, status="ok", duration_ms=3.0)
         await until(pilot, lambda: '"action": "continue"' in tab_text(pane, "response"))
         journal.append(Stderr(hook="gate", line="late but in the window", ts=call.ts + 0.001))
         await until(pilot, lambda: label(pane, "stderr") == "Stderr (1)")

@@ -43,7 +43,8 @@ class Journal:
             raise AttributeError(f"{record.type} has no field {', '.join(map(repr, unknown))}")
         for name, value in changes.items():
             setattr(record, name, value)
-        self.update(record)
+        for subscriber in list(self._subscribers):
+            subscriber(record, False)
         return record
 
     def add_findings(self, record: R, *findings: Finding) -> R:
@@ -51,11 +52,6 @@ class Journal:
 
     def latest(self) -> Record | None:
         return self.records[-1] if self.records else None
-
-    def update(self, record: Record) -> None:
-        """Tell subscribers that a record already in the journal changed (a call finished)."""
-        for subscriber in list(self._subscribers):
-            subscriber(record, False)
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         self._subscribers.append(subscriber)
