@@ -4,6 +4,7 @@ Node harness, their hooks fired by a scenario the way an OpenClaw agent run fire
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 from pathlib import Path
@@ -92,6 +93,9 @@ async def test_a_handler_that_throws_blocks_the_tool_and_ends_the_chain() -> Non
     assert threw.hook == "thrower#1"
     assert threw.status == "error" and threw.error == "Error: policy file missing"
     assert codes(threw) == ["openclaw-handler-threw"]
+    # the Raw tab's lines: what crossed the harness's stdin and stdout for this call
+    assert json.loads(threw.raw_request or "")["event"]["toolName"] == "exec"
+    assert json.loads(threw.raw_response or "")["threw"] == "Error: policy file missing"
     decision = tool_decision(engine)
     assert (decision.verdict, decision.reason) == ("block", HOOK_FAILED)
     assert decision.chain == [{"hook": "thrower#1", "action": "block", "status": "error"}]

@@ -248,7 +248,8 @@ class OpenClawPlugin:
                 host=HOST,
             )
         )
-        reply = await self.harness.call(registration.index, event, ctx, timeout_ms)
+        wire = await self.harness.call(registration.index, event, ctx, timeout_ms)
+        reply = wire.message
         answer = Answer(
             result=reply.get("result"),
             threw=reply.get("threw"),
@@ -271,6 +272,8 @@ class OpenClawPlugin:
         self.journal.amend(
             exchange,
             response=reply,
+            raw_request=wire.sent,
+            raw_response=wire.received,
             duration_ms=round(float(reply.get("durationMs", 0)), 3),
             status=status,
             error=error,

@@ -36,6 +36,16 @@ class Registration:
     timeout_ms: int | None
 
 
+@dataclass(frozen=True)
+class Reply:
+    """One handler's answer (`message`), and the lines that crossed the harness's pipes: the
+    request as written to its stdin, the answer as read from its stdout (None without one)."""
+
+    message: JSONObject
+    sent: str
+    received: str | None = None
+
+
 class HarnessError(Exception):
     """The harness did not come up: node missing, the entry failed to load, or no answer."""
 
@@ -49,7 +59,7 @@ class Harness:
         self.register_errors: list[JSONObject] = []  # {"mode", "message"}: register(api) threw
         self._process: asyncio.subprocess.Process | None = None
         self._ids = itertools.count(1)
-        self._pending: dict[int, asyncio.Future[JSONObject]] = {}
+        self._pending: dict[int, asyncio.Future[tuple[JSONObject, str]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -83,9 +93,10 @@ class Harness:
         )
         self._tasks.append(asyncio.create_task(self._read_stderr()))
         try:
-            first = await asyncio.wait_for(self._read_line(), START_TIMEOUT_S)
+            line = await asyncio.wait_for(self._read_line(), START_TIMEOUT_S)
         except TimeoutError:
-            first = None
+            line = None
+        first = line[0] if line else None
         if first is None or first.get("type") != "loaded":
             await self.stop(quiet=True)
             detail = first.get("error") if first else "the harness did not answer"
@@ -104,24 +115,24 @@ class Harness:
         self._tasks.append(asyncio.create_task(self._read_answers()))
         self._lifecycle("ready", detail=f"node {first['node']}")
 
-    async def call(
-        self, index: int, event: JSONObject, ctx: JSONObject, timeout_ms: int
-    ) -> JSONObject:
+    async def call(self, index: int, event: JSONObject, ctx: JSONObject, timeout_ms: int) -> Reply:
         """One handler's answer: {"returned", "result", "dropped"} or {"threw"} or
         {"timedOut"}, each with "durationMs"."""
+        call_id = next(self._ids)
+        request = {"id": call_id, "index": index, "event": event, "ctx": ctx}
+        sent = json.dumps(request | {"timeoutMs": timeout_ms})
         process = self._process
         if process is None or process.stdin is None or process.returncode is not None:
-            return {"threw": "the plugin's harness is not running", "durationMs": 0}
-        call_id = next(self._ids)
-        answer: asyncio.Future[JSONObject] = asyncio.get_running_loop().create_future()
+            return Reply(_failed("the plugin's harness is not running"), sent)
+        answer: asyncio.Future[tuple[JSONObject, str]] = asyncio.get_running_loop().create_future()
         self._pending[call_id] = answer
-        request = {"id": call_id, "index": index, "event": event, "ctx": ctx}
-        process.stdin.write(json.dumps(request | {"timeoutMs": timeout_ms}).encode() + b"\n")
+        process.stdin.write(sent.encode() + b"\n")
         try:
             await process.stdin.drain()
-            return await answer
+            message, received = await answer
+            return Reply(message, sent, received or None)
         except (BrokenPipeError, ConnectionResetError):
-            return {"threw": "the plugin's harness exited", "durationMs": 0}
+            return Reply(_failed("the plugin's harness exited"), sent)
         finally:
             self._pending.pop(call_id, None)
 
@@ -145,28 +156,28 @@ class Harness:
         if not quiet:
             self._lifecycle("stopped", pid=process.pid, exit_code=process.returncode)
 
-    async def _read_line(self) -> JSONObject | None:
-        """The harness's next message; None at the end. A line that is not one (the plugin
-        wrote to file descriptor 1 itself) is journalled as noise and skipped."""
+    async def _read_line(self) -> tuple[JSONObject, str] | None:
+        """The harness's next message and its line; None at the end. A line that is not one
+        (the plugin wrote to file descriptor 1 itself) is journalled as noise and skipped."""
         assert self._process is not None and self._process.stdout is not None
         while line := await self._process.stdout.readline():
             try:
                 message = json.loads(line)
             except ValueError:
                 message = None
-            if isinstance(message, dict):
-                return message
             text = line.decode("utf-8", "replace").rstrip("\n")
+            if isinstance(message, dict):
+                return message, text
             noise = Noise(hook=self.plugin.id, line=text, size=len(text), pid=self.pid)
             self.journal.append(noise)
         return None
 
     async def _read_answers(self) -> None:
         process = self._process
-        while (message := await self._read_line()) is not None:
-            future = self._pending.get(message.get("id", 0))
+        while (line := await self._read_line()) is not None:
+            future = self._pending.get(line[0].get("id", 0))
             if future is not None and not future.done():
-                future.set_result(message)
+                future.set_result(line)
         if process is not None and process is self._process:
             code = await process.wait()
             self._lifecycle("exited", exit_code=code)
@@ -182,7 +193,7 @@ class Harness:
     def _fail_pending(self, reason: str) -> None:
         for future in self._pending.values():
             if not future.done():
-                future.set_result({"threw": reason, "durationMs": 0})
+                future.set_result((_failed(reason), ""))
 
     def _fail(self, detail: str) -> HarnessError:
         self._lifecycle("failed", detail=detail)
@@ -200,3 +211,8 @@ class Harness:
             host="openclaw",
         )
         self.journal.append(record)
+
+
+def _failed(reason: str) -> JSONObject:
+    """The answer of a call the harness could not make."""
+    return {"threw": reason, "durationMs": 0}
