@@ -104,8 +104,9 @@ class ManualHook:
         started = time.perf_counter()
         if method != APPROVE_TOOL:
             error = {"code": METHOD_NOT_FOUND, "message": "method not found"}
-            exchange.response = {"jsonrpc": "2.0", "id": None, "error": error}
-            self._finish(exchange, started, STATUS_ERROR, f"{method} failed: method not found")
+            response = {"jsonrpc": "2.0", "id": None, "error": error}
+            why = f"{method} failed: method not found"
+            self._finish(exchange, started, STATUS_ERROR, why, response=response)
             return exchange
         prompt = self._prompt(exchange, params if isinstance(params, dict) else {}, timeout_ms)
         try:
@@ -117,8 +118,8 @@ class ManualHook:
             self._finish(exchange, started, STATUS_CANCELLED, "the inspector closed unanswered")
             return exchange
         result = {"approved": resolution.approved, "reason": resolution.reason}
-        exchange.response = {"jsonrpc": "2.0", "id": None, "result": result}
-        self._finish(exchange, started, STATUS_OK, None)
+        response = {"jsonrpc": "2.0", "id": None, "result": result}
+        self._finish(exchange, started, STATUS_OK, None, response=response)
         if not (self.approvals.unattended and APPROVAL_CHAIN.get() is not None):
             # Unattended, nobody decided: the stage's own decision, with this reason, is the one
             # line to show, not a second one by "timeout" at the same instant.
@@ -159,9 +160,16 @@ class ManualHook:
         reason = self.approvals.no_answer(prompt, f"on_timeout: {self.spec.on_timeout}")
         return Resolution(allow, reason, ALLOW_ONCE if allow else DENY, TIMEOUT)
 
-    def _finish(self, exchange: Exchange, started: float, status: str, error: str | None) -> None:
+    def _finish(
+        self,
+        exchange: Exchange,
+        started: float,
+        status: str,
+        error: str | None,
+        **changes: Any,
+    ) -> None:
         duration_ms = round((time.perf_counter() - started) * 1000, 3)
-        self.journal.amend(exchange, duration_ms=duration_ms, status=status, error=error)
+        self.journal.amend(exchange, duration_ms=duration_ms, status=status, error=error, **changes)
 
     def _record_decision(
         self, exchange: Exchange, prompt: ApprovalPrompt, resolution: Resolution

@@ -239,7 +239,7 @@ class _Firing:
                 error = BUDGET_ERROR
                 if last is not None:
                     message = f"no retry {attempt}/{spec.retry}: {error}"
-                    last.findings.append(cf.finding("jcli-chain-budget", message))
+                    self.chain.journal.add_findings(last, cf.finding("jcli-chain-budget", message))
                 break
             if last is not None:
                 self.label(last, f"failed → retry {attempt}/{spec.retry}")
@@ -262,15 +262,16 @@ class _Firing:
 
     def read(self, spec: CommandHookSpec, exchange: Exchange, run: CommandRun) -> ResultRead:
         """The attempt as j-cli judges it, with its findings on the exchange."""
-        exchange.findings += self.chain.take_warnings(spec.name)
+        found = self.chain.take_warnings(spec.name)
         program = (spec.command.split() or [""])[0]
         missing = run.exit_code == NOT_FOUND_EXIT and self.program_missing(spec, program)
         if run.exit_code is not None and run.ignored_stdin and not missing:
-            exchange.findings += cf.stdin_unread(run.unread_stdin)
+            found += cf.stdin_unread(run.unread_stdin)
+        changes: dict[str, Any] = {}
         if run.exit_code == 0:
             read = read_result(run.stdout, login_shell=self.chain.login_shell)
             if read.error is not None:
-                exchange.status, exchange.error = STATUS_INVALID, read.error
+                changes.update(status=STATUS_INVALID, error=read.error)
         else:
             read = ResultRead(None, exchange.error or "failed")
             if run.exit_code == 2:
@@ -279,7 +280,8 @@ class _Firing:
                 read.findings += cf.path_reset(program, spec.dir or "")
             elif missing:
                 read.findings += cf.command_not_found(program, self.chain.cwd, spec.dir or "")
-        exchange.findings += read.findings
+        findings = [*exchange.findings, *found, *read.findings]
+        self.chain.journal.amend(exchange, findings=findings, **changes)
         return read
 
     def program_missing(self, spec: CommandHookSpec, program: str) -> bool:
@@ -344,7 +346,7 @@ class _Firing:
             parts.append(f"the changes of {', '.join(self.changed_by)}")
         if parts:
             message = f"{result['action']} drops {' and '.join(parts)}"
-            exchange.findings.append(cf.finding("jcli-changes-discarded", message))
+            self.chain.journal.add_findings(exchange, cf.finding("jcli-changes-discarded", message))
 
     def journal_never(self, spec: CommandHookSpec, why: str) -> None:
         findings = [

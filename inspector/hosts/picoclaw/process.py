@@ -419,7 +419,7 @@ class ProcessHook:
             pending = self._pending.get(rpc.rpc_id) if rpc.kind == "answer" else None
             if pending is not None and not pending[0].done():
                 future, exchange = pending
-                exchange.findings.extend(extra + line_findings.invalid_utf8(rpc))
+                self.journal.add_findings(exchange, *extra, *line_findings.invalid_utf8(rpc))
                 # The text Go decodes (a U+FFFD per byte that is not UTF-8): reading the
                 # recorded answer again gives what PicoClaw read.
                 text = go_text(line.data)
