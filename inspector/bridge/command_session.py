@@ -225,12 +225,13 @@ class CommandSession:
             held = await self.engine.gate.hold(candidate, payload)
             if held is None:
                 return ABSENT  # dropped by hand: the host reads a hook that said nothing
-            candidate.stage_entry = False  # forwarded: from here on it is the relayed call itself
+            # forwarded: from here on it is the relayed call itself
+            self.engine.journal.amend(candidate, stage_entry=False)
             edited = _edited_input(candidate, held.params)
             if isinstance(held.params, dict) and held.params != payload:  # as it went on
                 payload = held.params
-                candidate.request = payload
-                candidate.raw_request = json.dumps(payload, separators=(",", ":"))
+                raw = json.dumps(payload, separators=(",", ":"))
+                self.engine.journal.amend(candidate, request=payload, raw_request=raw)
         else:
             edited = None
         commands = self.engine.commands
@@ -260,7 +261,9 @@ class CommandSession:
             f"hook-inspector's config has no {label} hooks: the event passes as if the relay"
             f" were absent (start hook-inspector with a {label} config)"
         )
-        exchange.findings.append(Finding("relay-no-hooks", "warning", message, NO_ANSWER))
+        self.engine.journal.add_findings(
+            exchange, Finding("relay-no-hooks", "warning", message, NO_ANSWER)
+        )
 
     async def _reply(self, output: HookOutput) -> bool:
         """Send the answer and hang up; False when the relay is already gone."""

@@ -207,6 +207,8 @@ async def within_deadline(
             and CALL_DEADLINE.get() is deadline
         ):
             deadline.held.append(record)
+            # Set in place, not amended: the journal is telling its subscribers of this record
+            # right now, and an amend would reach the later ones before the append does.
             record.deadline = time.time() + deadline.left_s()
             message = (
                 f"held against {deadline.describe()}: {deadline.left_s():.2f} s left to answer; "

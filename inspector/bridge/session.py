@@ -169,7 +169,9 @@ class RelaySession:
             return
         rpc_id, method = int(head[1]), head[2].decode()
         exchange = self._record_request(method, rpc_id)
-        exchange.findings.append(Finding("relay-line-too-long", "warning", problem))
+        self.engine.journal.add_findings(
+            exchange, Finding("relay-line-too-long", "warning", problem)
+        )
         stage = STAGE_FOR_METHOD.get(method)
         self._send(exchange, answers.fallback_answer(rpc_id, stage, problem), received)
 
@@ -202,7 +204,8 @@ class RelaySession:
             if not self._stopping:
                 self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
                 raise
-            exchange.findings.append(Finding("inspector-stopped", "warning", STOPPED_REASON))
+            stopped = Finding("inspector-stopped", "warning", STOPPED_REASON)
+            self.engine.journal.add_findings(exchange, stopped)
             self._send(
                 exchange, answers.fallback_answer(message["id"], stage, STOPPED_REASON), received
             )
