@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.widgets import Label
 
 from inspector.cli.main import main
 from inspector.engine import Engine
@@ -19,6 +20,7 @@ from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter, load_journal
 from inspector.journal.records import Stderr
 from inspector.tui.app import Session
+from inspector.tui.screens.save_as import SaveAsScreen
 from tests.conftest import config_of
 from tests.tui_support import make_app, running, until
 
@@ -92,6 +94,8 @@ async def test_the_ui_save_writes_0600(tmp_path: Path, monkeypatch: pytest.Monke
     app = make_app(Session(Engine(config_of(), journal=a_journal()), watch=False), tmp_path)
     async with running(app) as pilot:
         await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, SaveAsScreen), what="save as")
+        await pilot.press("enter")
         await until(pilot, saved.exists, what="the journal saved")
     assert mode(saved) == 0o600
     assert len(load_journal(saved).records) == 1
@@ -102,14 +106,15 @@ async def test_the_ui_save_to_a_folder_says_so_and_keeps_running(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / SAVED_IN_UI).mkdir()
-    notes: list[str] = []
     app = make_app(Session(Engine(config_of(), journal=a_journal()), watch=False), tmp_path)
     async with running(app) as pilot:
-        monkeypatch.setattr(app, "notify", lambda message, **_: notes.append(message))
         await pilot.press("w")
-        await until(pilot, lambda: notes, what="a notification")
-        assert app.is_running
-    assert notes == [f"cannot write the journal {tmp_path / SAVED_IN_UI}: Is a directory"]
+        await until(pilot, lambda: isinstance(app.screen, SaveAsScreen), what="save as")
+        await pilot.press("enter")
+        problem = app.screen.query_one("#problem", Label)
+        await until(pilot, lambda: "is a folder" in str(problem.render()), what="the problem")
+        assert app.is_running and isinstance(app.screen, SaveAsScreen)
+    assert str(problem.render()) == f"{tmp_path / SAVED_IN_UI} is a folder."
 
 
 @pytest.mark.parametrize("where", ["folder", "missing folder", "/dev/full"])
