@@ -6,6 +6,7 @@ import asyncio
 import json
 
 from inspector.bridge.listener import ListenOptions, listen_for_relays, parse_listen
+from inspector.bridge.refusals import MAX_REASONS
 from inspector.config.model import Config
 from inspector.engine import Engine
 from inspector.journal.records import Lifecycle
@@ -47,6 +48,44 @@ async def test_a_flood_of_wrong_tokens_is_one_record_that_counts_them() -> None:
     assert [r.hook for r in refused] == ["intruder-0", "careless"]
     first, other = (r.detail for r in refused)
     assert first.startswith("wrong token (from 127.0.0.1:")
-    assert f"; {REFUSALS} times in a row, the last from 127.0.0.1:" in first
+    assert f"; {REFUSALS} times, the last from 127.0.0.1:" in first
     assert other.startswith("a token is required (from 127.0.0.1:") and "times" not in other
     assert total < 10
+
+
+async def test_refusals_that_vary_their_reason_still_cost_a_bounded_number_of_records() -> None:
+    async def flood() -> list[Lifecycle]:
+        async with Engine(Config(hooks=())) as engine:
+            options = ListenOptions(tcp=parse_listen("127.0.0.1:0"), token="s3cret")
+            listener = await listen_for_relays(engine, options)
+            try:
+                port = int(listener.address.rsplit(":", 1)[1])
+                for n in range(REFUSALS):
+                    await refused_welcome(port, "intruder", None if n % 2 else "guess")
+                for version in range(2, 2 + REFUSALS):
+                    greeting = {wire.GREETING_KEY: version, "name": "intruder"}
+                    await raw_welcome(port, json.dumps(greeting).encode() + b"\n")
+            finally:
+                await listener.close()
+            return refusals(engine)
+
+    refused = await asyncio.wait_for(flood(), 60)
+    assert len(refused) == MAX_REASONS + 1
+    wrong, missing, *versions, other = (r.detail for r in refused)
+    assert f"; {REFUSALS // 2} times, the last from" in wrong
+    assert wrong.startswith("wrong token") and missing.startswith("a token is required")
+    assert [v.split(";")[0] for v in versions] == [
+        f"wire version {n}" for n in range(2, 2 + MAX_REASONS - 2)
+    ]
+    later = REFUSALS - (MAX_REASONS - 2)
+    assert other.startswith(f"{later} refusals for other reasons, the first: wire version ")
+    assert f"the last: wire version {1 + REFUSALS};" in other
+
+
+async def raw_welcome(port: int, line: bytes) -> dict[str, object]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(line)
+        return json.loads(await reader.readline())
+    finally:
+        writer.close()
