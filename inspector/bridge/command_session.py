@@ -15,17 +15,14 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from inspector.bridge.command_answer import ABSENT, HookOutput, claude_output, jcli_output
 from inspector.bridge.command_greeting import CommandGreeting
-from inspector.bridge.command_permission import permission_outcome
 from inspector.bridge.deadline import DEADLINE_CODE, CallDeadline
 from inspector.bridge.greeting import Greeting
 from inspector.hooks.command_hook import parse_stdout
 from inspector.host_names import CLAUDE, host_label
 from inspector.hosts.claude.events import PRE_TOOL_USE
-from inspector.hosts.claude.hooks import ClaudeHooks
-from inspector.hosts.claude.outcome import EventOutcome
-from inspector.hosts.jcli.chain import JcliChain
+from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.registry import host_named
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
@@ -234,26 +231,19 @@ class CommandSession:
                 self.engine.journal.amend(candidate, request=payload, raw_request=raw)
         else:
             edited = None
-        commands = self.engine.commands
-        if self.command.host == CLAUDE:
-            if isinstance(commands, ClaudeHooks):
-                outcome = permission_outcome(
-                    await commands.fire(
-                        candidate.method,
-                        payload,
-                        source=self.source,
-                        ask_by=self.deadline.hooks_by,
-                        env=event.env,  # the real session's, for the hooks behind the inspector
-                    )
-                )
-            else:
-                self._no_hooks(candidate)
-                outcome = EventOutcome(candidate.method, payload)
-            return claude_output(outcome, edited)
-        if isinstance(commands, JcliChain):
-            return jcli_output(await commands.fire(candidate.method, payload, source=self.source))
-        self._no_hooks(candidate)
-        return ABSENT
+        host = host_named(self.command.host)
+        chain = self.engine.commands if self.engine.config.host == host.name else None
+        if chain is None:
+            self._no_hooks(candidate)
+        relayed = Relayed(
+            candidate.method,
+            payload,
+            self.source,
+            ask_by=self.deadline.hooks_by,
+            env=event.env,  # the real session's, for the hooks behind the inspector
+            edited_input=edited,
+        )
+        return await host.answer_relayed(chain, relayed)
 
     def _no_hooks(self, exchange: Exchange) -> None:
         label = host_label(self.command.host)

@@ -4,7 +4,8 @@ them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -55,6 +56,32 @@ class CommandChain(Protocol):
     def turn_runner(self) -> TurnRunner: ...
 
 
+@dataclass(frozen=True, slots=True)
+class HookOutput:
+    """What a command relay prints and exits with, as one hook of its host, and the action the
+    exchange list shows."""
+
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+    action: str = "continue"
+
+
+ABSENT = HookOutput()  # a hook that says nothing: the host goes on as if it were not there
+
+
+@dataclass(frozen=True)
+class Relayed:
+    """One event a command relay brought from a live agent, for its host to answer."""
+
+    event: str
+    payload: dict[str, Any]  # the host's stdin, as it goes on (edited, if it was held)
+    source: str  # relay:<name>
+    ask_by: float | None = None  # time.monotonic() by which a person must have answered
+    env: Mapping[str, str] = field(default_factory=dict)  # the live hook's own variables
+    edited_input: dict[str, Any] | None = None  # a held tool call's input as a person changed it
+
+
 class Host(Protocol):
     """One agent whose hooks hook-inspector speaks."""
 
@@ -77,4 +104,9 @@ class Host(Protocol):
     ) -> CommandChain | None:
         """The chain that runs `config`'s command hooks, or None when the host runs none (its
         hooks are long-lived processes the engine starts)."""
+        ...
+
+    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
+        """The answer one relayed event gets, written as one of this host's hooks would write
+        it: from `chain` (the inspector's own hooks for this host), or None when it has none."""
         ...

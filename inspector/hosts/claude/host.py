@@ -11,6 +11,10 @@ from inspector.host_names import CLAUDE, LABELS
 from inspector.hosts.claude.config import CLAUDE_DIR, read_claude
 from inspector.hosts.claude.events import EVENTS
 from inspector.hosts.claude.hooks import ClaudeHooks
+from inspector.hosts.claude.outcome import EventOutcome
+from inspector.hosts.claude.permission import permission_outcome
+from inspector.hosts.claude.relay_answer import claude_output
+from inspector.hosts.host import CommandChain, HookOutput, Relayed
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
 
@@ -44,6 +48,18 @@ class ClaudeHost:
             ask_timeout_ms=config.defaults.approval_timeout_ms,
             gate=gate,
         )
+
+    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
+        if not isinstance(chain, ClaudeHooks):
+            return claude_output(EventOutcome(relayed.event, relayed.payload), relayed.edited_input)
+        fired = await chain.fire(
+            relayed.event,
+            relayed.payload,
+            source=relayed.source,
+            ask_by=relayed.ask_by,
+            env=relayed.env,
+        )
+        return claude_output(permission_outcome(fired), relayed.edited_input)
 
 
 HOST = ClaudeHost()

@@ -8,9 +8,11 @@ from pathlib import Path
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import JCLI, LABELS
+from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
 from inspector.hosts.jcli.chain import JcliChain
 from inspector.hosts.jcli.config import HOOK_FILES, LEGACY_FILE, PROJECT_DIR, read_jcli
 from inspector.hosts.jcli.events import EVENTS
+from inspector.hosts.jcli.relay_answer import jcli_output
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
 
@@ -42,6 +44,11 @@ class JcliHost:
         return JcliChain(
             config.command_hooks, journal, cwd=workdir, warnings=config.warnings, gate=gate
         )
+
+    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
+        if not isinstance(chain, JcliChain):
+            return ABSENT
+        return jcli_output(await chain.fire(relayed.event, relayed.payload, source=relayed.source))
 
 
 def _holds_hooks(path: Path) -> bool:

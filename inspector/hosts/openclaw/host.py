@@ -8,6 +8,7 @@ from inspector.config.model import Config
 from inspector.config.openclaw_plugin import MANIFEST, is_plugin_folder, read_plugin
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, OPENCLAW
+from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
 from inspector.hosts.openclaw.hook_names import HOOK_NAMES
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
@@ -32,6 +33,9 @@ class OpenClawHost:
         self, config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
     ) -> None:
         return None
+
+    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
+        return ABSENT  # its hooks are not commands: no command relay speaks for it
 
 
 HOST = OpenClawHost()

@@ -10,7 +10,7 @@ from inspector.config.model import Config
 from inspector.config.parse import parse_json
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, PICOCLAW
-from inspector.hosts.host import CommandChain
+from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
 from inspector.hosts.picoclaw.config import read_picoclaw
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
@@ -37,6 +37,9 @@ class PicoClawHost:
         self, config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
     ) -> CommandChain | None:
         return None
+
+    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
+        return ABSENT  # its hooks are not commands: no command relay speaks for it
 
 
 HOST = PicoClawHost()

@@ -1,5 +1,6 @@
-"""The answer a relayed command hook gives its host: the outcome of the inspector's own hooks for
-that host (and of the person), written as one hook's output in exactly the shape the host reads.
+"""The answer a relayed Claude Code hook gives Claude Code: the outcome of the inspector's own
+Claude Code hooks (and of the person), written as one hook's output in exactly the shape Claude
+Code reads.
 
 Claude Code validates `hookSpecificOutput` against the event it ran the hook for: a missing or
 wrong `hookEventName` voids the whole output (the tool runs), so it is always the event's own.
@@ -10,7 +11,6 @@ block say `decision: "block"` with a `reason`."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from inspector.hosts.claude.answer import ALLOW, ASK, BLOCK, CONTINUE, DEFER, DENY, STOP
@@ -24,7 +24,7 @@ from inspector.hosts.claude.events import (
     USER_PROMPT_SUBMIT,
 )
 from inspector.hosts.claude.outcome import EventOutcome
-from inspector.hosts.jcli.chain import ChainResult
+from inspector.hosts.host import ABSENT, HookOutput
 
 JSONObject = dict[str, Any]
 
@@ -33,19 +33,6 @@ CONTEXT_EVENTS = frozenset(
     {PRE_TOOL_USE, POST_TOOL_USE, POST_TOOL_USE_FAILURE, USER_PROMPT_SUBMIT, SESSION_START}
 )
 _PERMISSION_DECISIONS = frozenset({ALLOW, DENY, ASK, DEFER})
-
-
-@dataclass(frozen=True, slots=True)
-class HookOutput:
-    """What the relay prints and exits with, and the action the exchange list shows."""
-
-    stdout: str = ""
-    stderr: str = ""
-    exit_code: int = 0
-    action: str = CONTINUE
-
-
-ABSENT = HookOutput()  # a hook that says nothing: the host goes on as if it were not there
 
 
 def claude_output(outcome: EventOutcome, edited_input: JSONObject | None = None) -> HookOutput:
@@ -84,16 +71,8 @@ def claude_output(outcome: EventOutcome, edited_input: JSONObject | None = None)
     if not output:
         return ABSENT
     action = verdict if verdict != CONTINUE or updated is None else "modify"
-    return HookOutput(stdout=_compact(output), action=action)
+    return HookOutput(stdout=compact(output), action=action)
 
 
-def jcli_output(chain: ChainResult) -> HookOutput:
-    """The chain's merged HookResult as one j-cli hook's stdout; no result, no output (j-cli
-    then goes on as if no hook had run)."""
-    if chain.result is None:
-        return ABSENT
-    return HookOutput(stdout=_compact(chain.result), action=chain.action or "modify")
-
-
-def _compact(value: JSONObject) -> str:
+def compact(value: JSONObject) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
