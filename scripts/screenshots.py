@@ -2,9 +2,13 @@
 
     .venv/bin/python scripts/screenshots.py
 
-Each shot runs the bundled demo headless at 160x48 (run_test), waits until the scenario has
-finished (or, for the approval, until the prompt is open; for the held request, until the
-intercept holds the first tool call), then saves an SVG. PNGs come from
+Each shot runs the app headless at 160x48 (run_test) and saves an SVG once it shows what it is
+for. Most run the bundled demo and wait until its scenario has finished (or, for the approval,
+until the prompt is open; for the held request, until the intercept holds the first tool call).
+Two show the other hosts: a PreToolUse recorded from the real Claude Code CLI, handed to the app's
+listener by a real `hook-inspector relay --host claude` process, with the approval prompt it
+opened; and the OpenClaw example plugin (inspector/examples/openclaw/tool-guard, run by node) after
+its scenario, filtered to its before_tool_call chain. PNGs come from
 cairosvg when importable (with fonts-firacode installed they match the SVG pixel for pixel), else
 from rsvg-convert when it is on PATH, else they are skipped with a note.
 """
@@ -12,6 +16,8 @@ from rsvg-convert when it is on PATH, else they are skipped with a note.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -24,17 +30,21 @@ import yaml
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
+from inspector.bridge.listener import ListenOptions
 from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO, EXAMPLES
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
+from inspector.relay.command_wire import INSIDE_INSPECTOR
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.screens.approval import ApprovalScreen
 from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.settings import SETTINGS_DIR_ENV
+from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.tui.widgets.hooks_panel import HooksPanel
 from inspector.tui.widgets.record_list import RecordList
 
-OUT = Path(__file__).resolve().parents[1] / "screenshots"
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "screenshots"
 SIZE = (160, 48)
 DEADLINE_S = 30.0
 
@@ -115,6 +125,110 @@ def demo_with_me_session(folder: Path) -> Session:
     return Session(engine=Engine(load_config(path)), scenario=DEMO_SCENARIO)
 
 
+CLAUDE_CALLS = ROOT / "tests" / "real_agents" / "data" / "claude-code-2.1.197" / "hook-calls.json"
+# Fixed stand-ins for the values the recording replaced, so every run shows the same text.
+CLAUDE_STAND_INS = {
+    "<session_id>": "6d3c1f0e-8b2a-4c57-9e41-2f7a5b0c9d18",
+    "<prompt_id>": "a41e9b72-5c03-4d8e-b6f1-0e27c4d9a853",
+    "<project-slug>": "-home-me-project",
+    "<project>": "/home/me/project",
+    "<home>": "/home/me",
+}
+ASK_EVERY_BASH = """\
+hooks:
+  me:
+    kind: command
+    host: claude
+    event: PreToolUse
+    matcher: Bash
+    command: >-
+      echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+      "permissionDecision": "ask", "permissionDecisionReason": "Bash goes through me"}}'
+"""
+
+
+def recorded_pre_tool_use() -> str:
+    """The first PreToolUse Claude Code sent in the recorded session, as its stdin line."""
+    recording = json.loads(CLAUDE_CALLS.read_text(encoding="utf-8"))
+    call = next(call for call in recording["calls"] if call["event"] == "PreToolUse")
+    line = json.dumps(call["payload"], separators=(",", ":"))
+    for placeholder, value in CLAUDE_STAND_INS.items():
+        line = line.replace(placeholder, value)
+    return line + "\n"
+
+
+class RelayedPreToolUse:
+    """Claude Code's side of the shot: the command relay, run as Claude Code runs it, hands the
+    recorded PreToolUse to the app's listener; the shot is taken while the prompt waits."""
+
+    # Relative to the shot's working folder, so the status line shows the same paths every run.
+    config = Path("inspector.yaml")
+    socket = Path("relay.sock")
+
+    def __init__(self) -> None:
+        self._relay: asyncio.subprocess.Process | None = None
+
+    def session(self) -> Session:
+        self.config.write_text(ASK_EVERY_BASH, encoding="utf-8")
+        engine = Engine(load_config(self.config))
+        listen = ListenOptions(socket_path=self.socket)
+        return Session(engine, config_path=self.config, watch=False, listen=listen)
+
+    async def __call__(self, pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, InspectorApp)
+        await wait_until(pilot, "the listener", lambda: app.listener is not None)
+        environ = {key: value for key, value in os.environ.items() if key != INSIDE_INSPECTOR}
+        environ.update(CLAUDE_PROJECT_DIR=CLAUDE_STAND_INS["<project>"], CLAUDECODE="1")
+        environ["CLAUDE_CODE_SESSION_ID"] = CLAUDE_STAND_INS["<session_id>"]
+        self._relay = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "inspector", "relay", "--host", "claude"),
+            *("--socket", str(self.socket), "--timeout", "600"),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+            env=environ,
+        )
+        assert self._relay.stdin is not None
+        self._relay.stdin.write(recorded_pre_tool_use().encode())
+        self._relay.stdin.close()
+        await approval_open(pilot)
+        await wait_until(pilot, "the relayed exchange", lambda: has_relayed_row(app))
+
+    async def finished(self) -> None:
+        """The relay ends once the app has closed its listener."""
+        if self._relay is not None:
+            await asyncio.wait_for(self._relay.wait(), DEADLINE_S)
+
+
+def has_relayed_row(app: InspectorApp) -> bool:
+    exchanges = app.screen_stack[0].query_one(ExchangeList)
+    exchanges.flush()
+    return any(getattr(row, "source", "") == "relay:claude" for row in exchanges.rows)
+
+
+OPENCLAW_PLUGIN = EXAMPLES / "openclaw" / "tool-guard"
+CHAIN = "method:before_tool_call"
+
+
+def openclaw_session() -> Session:
+    """As `hook-inspector inspector/examples/openclaw/tool-guard` opens it, scenario played."""
+    plugin = OPENCLAW_PLUGIN.relative_to(ROOT)  # the status line shows it as typed
+    engine = Engine(load_config(OPENCLAW_PLUGIN))
+    return Session(engine, scenario=OPENCLAW_PLUGIN / "scenario.yaml", config_path=plugin)
+
+
+async def openclaw_chain(pilot: Pilot[int]) -> None:
+    """The scenario played, then only its before_tool_call exchanges: each handler in turn."""
+    app = pilot.app
+    assert isinstance(app, InspectorApp)
+    await wait_until(
+        pilot, "the watcher", lambda: bool(app.reloader and app.reloader.armed.is_set())
+    )
+    await scenario_finished(pilot)
+    app.query_one("#filter", Input).value = CHAIN  # as if typed
+
+
 async def take(name: str, session: Session, shot: Shot, settings: Path) -> Path:
     app = InspectorApp(session, settings_path=settings)
     app.animation_level = "none"
@@ -123,6 +237,16 @@ async def take(name: str, session: Session, shot: Shot, settings: Path) -> Path:
         await settle(pilot)
         svg = Path(app.save_screenshot(filename=f"{name}.svg", path=str(OUT)))
     print(f"wrote {svg.relative_to(OUT.parent)}")
+    return svg
+
+
+async def take_claude_approval(root: Path, settings: Path) -> Path:
+    folder = root / "claude"
+    folder.mkdir(mode=0o700)
+    with contextlib.chdir(folder):
+        relayed = RelayedPreToolUse()
+        svg = await take("claude-approval", relayed.session(), relayed, settings)
+        await relayed.finished()
     return svg
 
 
@@ -142,6 +266,8 @@ async def take_all(root: Path) -> list[Path]:
             "approval", demo_with_me_session(root), approval_open, settings_dir(root, "c", dark)
         ),
         await take("held", held_session(), request_held, settings_dir(root, "e", dark)),
+        await take_claude_approval(root, settings_dir(root, "f", dark)),
+        await take("openclaw", openclaw_session(), openclaw_chain, settings_dir(root, "g", dark)),
         await take(
             "light",
             demo_session(),
@@ -166,6 +292,7 @@ def png_converter() -> Callable[[Path, Path], None] | None:
 
 def main() -> int:
     OUT.mkdir(exist_ok=True)
+    os.chdir(ROOT)  # paths on screen are relative to the checkout, wherever it is
     with tempfile.TemporaryDirectory(prefix="hook-inspector-shots-") as tmp:
         os.environ[SETTINGS_DIR_ENV] = tmp  # never the user's settings, themes or keymap
         svgs = asyncio.run(take_all(Path(tmp)))
