@@ -3,6 +3,7 @@ map keys sorted, nil slices as null, floats and strings spelled as Go spells the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -22,9 +23,14 @@ from inspector.hosts.picoclaw.go_types import (
 )
 from inspector.protocol.jsonrpc import go_json
 
+Write = Callable[[Any, list[str]], None]
+_WRITERS: dict[int, tuple[GoType, Write]] = {}
+
 
 def marshal(value: Any, go_type: GoType) -> str:
-    return "".join(_parts(value, go_type))
+    out: list[str] = []
+    _writer(go_type)(value, out)
+    return "".join(out)
 
 
 def marshal_any(value: Any) -> str:
@@ -32,53 +38,90 @@ def marshal_any(value: Any) -> str:
     return "".join(_any_parts(value))
 
 
-def _parts(value: Any, go_type: GoType) -> Any:
+def _writer(go_type: GoType) -> Write:
+    """The writer of one Go type, built once: walking the type on every value cost most of a
+    relayed call's time. Keyed by identity, since hashing a deep frozen type costs a walk too."""
+    entry = _WRITERS.get(id(go_type))
+    if entry is None or entry[0] is not go_type:
+        entry = (go_type, _build(go_type))
+        _WRITERS[id(go_type)] = entry
+    return entry[1]
+
+
+def _build(go_type: GoType) -> Write:
     if isinstance(go_type, Struct):
-        yield "{"
-        first = True
-        for field in go_type.fields:
-            field_value = value[field.json]
-            if field.omitempty and _empty(field_value, field.type):
+        return _struct_writer(go_type)
+    if isinstance(go_type, Pointer):
+        return _nullable(_writer(go_type.elem))
+    if isinstance(go_type, Slice):
+        return _nullable(_slice_writer(_writer(go_type.elem)))
+    if isinstance(go_type, Map):
+        return _nullable(_map_writer(_writer(go_type.elem)))
+    if isinstance(go_type, Time):
+        return _nullable(lambda value, out: out.append(f'"{value.text}"'))
+    if isinstance(go_type, RawMessage):
+        return _nullable(lambda value, out: out.extend(_raw_parts(value.node)))
+    if isinstance(go_type, Interface):
+        return lambda value, out: out.extend(_any_parts(value))
+    spell = _SPELLERS.get(go_type.kind, str)
+    return _nullable(lambda value, out: out.append(spell(value)))
+
+
+def _nullable(write: Write) -> Write:
+    def write_or_null(value: Any, out: list[str]) -> None:
+        if value is None:
+            out.append("null")
+        else:
+            write(value, out)
+
+    return write_or_null
+
+
+def _struct_writer(go_type: Struct) -> Write:
+    fields = [
+        (field.json, _writer(field.type), field.omitempty, field.type) for field in go_type.fields
+    ]
+
+    def write(value: Any, out: list[str]) -> None:
+        separator = '{"'
+        for name, write_field, omitempty, field_type in fields:
+            field_value = value[name]
+            if omitempty and _empty(field_value, field_type):
                 continue
-            yield ('"' if first else ',"') + field.json + '":'
-            first = False
-            yield from _parts(field_value, field.type)
-        yield "}"
-    elif value is None:
-        yield "null"
-    elif isinstance(go_type, Pointer):
-        yield from _parts(value, go_type.elem)
-    elif isinstance(go_type, Slice):
-        yield "["
+            out.append(separator + name + '":')
+            separator = ',"'
+            write_field(field_value, out)
+        out.append("{}" if separator == '{"' else "}")
+
+    return write
+
+
+def _slice_writer(write_item: Write) -> Write:
+    def write(value: Any, out: list[str]) -> None:
+        out.append("[")
         for index, item in enumerate(value):
             if index:
-                yield ","
-            yield from _parts(item, go_type.elem)
-        yield "]"
-    elif isinstance(go_type, Map):
-        yield "{"
-        for index, key in enumerate(sorted(value)):
-            yield ("," if index else "") + go_json(key) + ":"
-            yield from _parts(value[key], go_type.elem)
-        yield "}"
-    elif isinstance(go_type, Time):
-        yield f'"{value.text}"'
-    elif isinstance(go_type, RawMessage):
-        yield from _raw_parts(value.node)
-    elif isinstance(go_type, Interface):
-        yield from _any_parts(value)
-    else:
-        yield _scalar(value, go_type)
+                out.append(",")
+            write_item(item, out)
+        out.append("]")
+
+    return write
 
 
-def _scalar(value: Any, go_type: Scalar) -> str:
-    if go_type.kind == "string":
-        return go_json(value)
-    if go_type.kind == "bool":
-        return "true" if value else "false"
-    if go_type.kind == "float":
-        return go_float(value)
-    return str(value)
+def _map_writer(write_item: Write) -> Write:
+    def write(value: Any, out: list[str]) -> None:
+        separator = "{"
+        for key in sorted(value):
+            out.append(separator + go_json(key) + ":")
+            separator = ","
+            write_item(value[key], out)
+        out.append("{}" if separator == "{" else "}")
+
+    return write
+
+
+def _go_bool(value: bool) -> str:
+    return "true" if value else "false"
 
 
 def _empty(value: Any, go_type: GoType) -> bool:
@@ -150,3 +193,10 @@ def go_float(number: float) -> str:
         mark = f"e-{-exponent}" if exponent < 0 else f"e+{exponent:02d}"
         return ("-" if sign else "") + body + mark
     return format(digits, "f")
+
+
+_SPELLERS: dict[str, Callable[[Any], str]] = {
+    "string": go_json,
+    "bool": _go_bool,
+    "float": go_float,
+}  # integers are spelled by str

@@ -12,7 +12,7 @@ from inspector.hosts.picoclaw.answers import label_for, read_answer, settle, ver
 from inspector.hosts.picoclaw.decode import typed_params
 from inspector.hosts.picoclaw.go_types import deep_equal
 from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
-from inspector.hosts.picoclaw.plain import plain_params, plain_tool_result
+from inspector.hosts.picoclaw.plain import ParamsWriter, plain_tool_result
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Event, Exchange, Finding
 from inspector.pipeline.hook import ENTRY_STOP, Hook, StageEntry
@@ -88,10 +88,11 @@ class Pipeline:
         sent = typed_params(stage, value)  # what the agent sent: an edit at the entry changes it
         current = sent if entered is value else typed_params(stage, entered)
         result: StageResult | None = None
+        writer = ParamsWriter(stage)
         for hook in hooks:
             exchange = await hook.call(
                 METHOD_FOR_STAGE[stage],
-                plain_params(stage, current),
+                writer.plain(current),
                 timeout_ms=self.defaults.interceptor_timeout_ms,
                 source=source,
                 turn=turn,
@@ -103,20 +104,18 @@ class Pipeline:
                 stopped_with = decoded.value or current
                 result = StageResult(
                     decoded.taken,
-                    plain_params(stage, stopped_with),
+                    writer.plain(stopped_with),
                     reason=decoded.reason,
                     decided_by=hook.name,
                     hook_result=plain_tool_result(decoded.hook_result),
                     chain=chain,
-                    changed=not deep_equal(stopped_with, sent),
+                    changed=stopped_with is not sent and not deep_equal(stopped_with, sent),
                 )
                 break
             current = decoded.value if decoded.value is not None else current
         if result is None:
-            changed = not deep_equal(current, sent)
-            result = StageResult(
-                CONTINUE, plain_params(stage, current), chain=chain, changed=changed
-            )
+            changed = current is not sent and not deep_equal(current, sent)
+            result = StageResult(CONTINUE, writer.plain(current), chain=chain, changed=changed)
         self._decide(stage, result, source, turn, _tool_of(stage, value))
         return result
 
@@ -133,10 +132,11 @@ class Pipeline:
         outcome = ApprovalResult(True, chain=chain)
         hooks = self.interceptors("approve_tool")
         typed = typed_params("approve_tool", entered)
+        writer = ParamsWriter("approve_tool")
         for hook in hooks:
             exchange = await hook.call(
                 METHOD_FOR_STAGE["approve_tool"],
-                plain_params("approve_tool", typed),
+                writer.plain(typed),
                 timeout_ms=self.defaults.approval_timeout_ms,
                 source=source,
                 turn=turn,

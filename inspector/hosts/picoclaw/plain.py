@@ -10,9 +10,20 @@ from inspector.hosts.picoclaw.go_encode import marshal
 from inspector.hosts.picoclaw.schemas import PARAMS, TOOL_RESULT
 
 
-def plain_params(stage: str, value: dict[str, Any]) -> dict[str, Any]:
-    """A stage's typed params (see decode.typed_params) as the JSON object PicoClaw sends."""
-    return _plain(marshal(value, PARAMS[stage]))
+class ParamsWriter:
+    """One stage's typed params as JSON objects, encoding each typed value once: the value a
+    hook was sent and then handed on unchanged needs only a fresh parse of the same text.
+    Typed values are never changed in place, so the same object means the same text."""
+
+    def __init__(self, stage: str) -> None:
+        self._go_type = PARAMS[stage]
+        self._value: dict[str, Any] | None = None
+        self._text = ""
+
+    def plain(self, value: dict[str, Any]) -> dict[str, Any]:
+        if value is not self._value:
+            self._value, self._text = value, marshal(value, self._go_type)
+        return _plain(self._text)
 
 
 def plain_tool_result(value: dict[str, Any] | None) -> dict[str, Any] | None:
