@@ -205,12 +205,20 @@ def _walk(node: Any, go_type: GoType, path: str, unknown: list[str]) -> None:
                 unknown.append(f"{path}{key} (did you mean {hint!r}?)" if known else path + key)
             else:
                 _walk(child, field.type, f"{path}{key}.", unknown)
+    elif not _holds_struct(go_type):
+        return  # nothing below has keys PicoClaw could ignore: no need to visit each item
     elif isinstance(go_type, Slice) and isinstance(node, list):
         for index, child in enumerate(node):
             _walk(child, go_type.elem, f"{path}{index}.", unknown)
     elif isinstance(go_type, Map) and isinstance(node, JsonObject):
         for key, child in node:
             _walk(child, go_type.elem, f"{path}{key}.", unknown)
+
+
+def _holds_struct(go_type: GoType) -> bool:
+    while isinstance(go_type, (Pointer, Slice, Map)):
+        go_type = go_type.elem
+    return isinstance(go_type, Struct)
 
 
 def _under(path: str, prefix: str) -> bool:
