@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,6 +51,8 @@ PAGE_LIMIT_MS = 16.0
 # An exchange row starts with its number and its time.
 EXCHANGE_ROW = re.compile(r"^ *\d+ \d\d:\d\d:\d\d\.\d{3} ", re.MULTILINE)
 TMUX_DEADLINE_S = 600.0
+REFUSALS = 20_000
+REFUSALS_LIMIT_KB = 100.0
 
 
 def rss_mb() -> float:
@@ -177,7 +180,9 @@ def child(argv: list[str]) -> dict[str, float]:
 
 def in_child(*args: str) -> dict[str, float]:
     command = [sys.executable, "-m", "bench.scale", "--child", *args]
-    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{result.stderr[-4000:]}")
     figures: dict[str, float] = json.loads(result.stdout.splitlines()[-1])
     return figures
 
@@ -218,6 +223,26 @@ def in_tmux(path: Path) -> dict[str, float]:
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
     return {"first_screen_ms": shown_ms, "rss_mb": _vm_rss(status)}
+
+
+def refusals_kb(count: int) -> float:
+    """KB the journal still holds after `count` refused connections, alternating two reasons
+    from ever-new peers, as a flood without the token would."""
+    from inspector.bridge.refusals import RefusalLog
+    from inspector.journal.journal import Journal
+
+    journal = Journal()
+    log = RefusalLog(journal)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for n in range(count):
+            reason = "wrong token" if n % 2 else "a token is required"
+            log.refused("intruder", reason, f"127.0.0.1:{1024 + n % 60_000}")
+        gc.collect()
+        return (tracemalloc.get_traced_memory()[0] - before) / 1024
+    finally:
+        tracemalloc.stop()
 
 
 # ---- the rows ----------------------------------------------------------------------------------
@@ -273,6 +298,14 @@ def measure(count: int, folder: Path) -> Iterator[Row]:
         None,
         f"baseline = the same for {SMALL:,} exchanges",
         PAGE_LIMIT_MS,
+    )
+    yield row(
+        f"scale: {REFUSALS:,} refused connections, KB held",
+        refusals_kb(1),
+        refusals_kb(REFUSALS),
+        None,
+        "baseline = one refused connection",
+        REFUSALS_LIMIT_KB,
     )
     base_tmux, opened_tmux = in_tmux(small), in_tmux(big)
     yield row(

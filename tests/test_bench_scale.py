@@ -26,3 +26,7 @@ def test_a_written_session_opens_as_numbered_distinct_exchanges(tmp_path: Path) 
 def test_the_live_child_reports_memory_before_and_after() -> None:
     figures = scale.live_child(500)
     assert 0 < figures["before"] <= figures["after"]
+
+
+def test_a_flood_of_refusals_holds_a_few_records_not_one_each() -> None:
+    assert scale.refusals_kb(2_000) < 50  # a record each would hold about 480 KB
