@@ -53,7 +53,7 @@ def without_app_sgr(output: str) -> str:
 
 
 def hostile_finding() -> Finding:
-    return Finding(code=HOSTILE, severity=HOSTILE, message=HOSTILE, picoclaw=HOSTILE)  # type: ignore[arg-type]
+    return Finding(code=HOSTILE, severity=HOSTILE, message=HOSTILE, host_does=HOSTILE)  # type: ignore[arg-type]
 
 
 def hostile_value(annotation: str) -> Any:

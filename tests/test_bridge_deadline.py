@@ -98,7 +98,7 @@ async def test_a_hook_restarted_after_a_crash_is_flagged_on_the_exchange_the_age
     assert not [f for f in before.findings if f.code == "kinder-than-picoclaw"]
     (kinder,) = [f for f in after.findings if f.code == "kinder-than-picoclaw"]
     assert '"crashing"' in kinder.message and "restarted" in kinder.message
-    assert "skipped" in kinder.picoclaw
+    assert "skipped" in kinder.host_does
 
 
 async def test_an_approval_the_chain_cannot_finish_in_time_reads_as_the_relay_timing_out(

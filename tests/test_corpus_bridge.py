@@ -140,4 +140,4 @@ async def test_kinder_cases_say_what_picoclaw_would_do(
     assert got != {key: case.outcome[key] for key in got}  # the agent got the kinder answer
     (kinder,) = [f for f in relayed.findings if f.code == "kinder-than-picoclaw"]
     assert '"hook"' in kinder.message and "1 MiB" in kinder.message
-    assert "timed out" in kinder.picoclaw
+    assert "timed out" in kinder.host_does

@@ -96,7 +96,7 @@ async def test_kinder_cases_say_what_picoclaw_would_do(case: Case, tmp_path: Pat
         await run_stage(engine, case)
     (answered,) = [e for e in engine.journal.exchanges() if e.rpc_id == STAGE_ID]
     (oversized,) = [f for f in answered.findings if f.code == "oversized-line"]
-    assert "Stops reading this hook's stdout for good" in oversized.picoclaw
+    assert "Stops reading this hook's stdout for good" in oversized.host_does
 
 
 def test_at_least_150_cases_are_compared() -> None:

@@ -225,14 +225,14 @@ def test_rpc_error_consequence_depends_on_the_method() -> None:
         assert codes(found) == ["rpc-error"]
         assert "-32601 method not found" in found[0].message
         severities[method] = found[0].severity
-        assert found[0].picoclaw
+        assert found[0].host_does
     assert severities == {
         "hook.hello": "error",
         "hook.before_tool": "info",
         "hook.approve_tool": "warning",
     }
     [deny] = answer_findings("hook.approve_tool", error)
-    assert "denies" in deny.picoclaw
+    assert "denies" in deny.host_does
 
 
 def test_slow_answer_fires_over_80_percent_of_the_timeout() -> None:
@@ -307,7 +307,7 @@ def test_line_finding_builders(code: str, build: Callable[[], list[Finding]]) ->
     [finding] = build()
     assert finding.code == code
     assert finding.severity == findings.CODES[code].severity
-    assert finding.message and finding.picoclaw
+    assert finding.message and finding.host_does
 
 
 DECODED_LINES = [
@@ -375,7 +375,7 @@ def test_every_code_fired_is_in_codes_and_every_code_can_fire() -> None:
 def test_every_finding_says_what_picoclaw_does() -> None:
     for finding in all_fired():
         assert finding.severity in ("error", "warning", "info")
-        assert finding.picoclaw
+        assert finding.host_does
 
 
 def test_codes_are_kebab_case_with_complete_entries() -> None:

@@ -201,7 +201,7 @@ def test_on_error_spellings_are_accepted_with_a_version_finding(
     assert loaded.config.hooks[0].on_error == on_error
     (warning,) = loaded.warnings
     assert (warning.finding.code, warning.key, warning.line) == (code, "on_error", 3)
-    assert "G4" in warning.finding.picoclaw and "G3" in warning.finding.picoclaw
+    assert "G4" in warning.finding.host_does and "G3" in warning.finding.host_does
 
 
 def test_llm_hooks_are_not_run_but_reported(project: Path) -> None:

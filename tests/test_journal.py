@@ -95,7 +95,7 @@ def test_every_record_has_type_and_ts_and_round_trips(tmp_path: Path) -> None:
     for key in ("hook", "method", "request", "response", "error", "status", "duration_ms"):
         assert key in exchange
     assert exchange["findings"] == [
-        {"code": "slow-answer", "severity": "warning", "message": "slow", "picoclaw": "nothing"}
+        {"code": "slow-answer", "severity": "warning", "message": "slow", "host_does": "nothing"}
     ]
     loaded = load_journal(tmp_path / "j.jsonl")
     assert [record.to_json() for record in loaded.records] == [
@@ -177,3 +177,8 @@ def test_a_journal_from_before_records_named_their_host_still_opens(tmp_path: Pa
     old.write_text("".join(json.dumps(line) + "\n" for line in lines))
     hosts = [record.host for record in load_journal(old).records]
     assert hosts == ["picoclaw", "jcli", "claude", "picoclaw"]
+
+
+def test_a_finding_saved_before_host_does_was_named_reads_what_the_host_does() -> None:
+    old = {"code": "slow-answer", "severity": "warning", "message": "slow", "picoclaw": "waits"}
+    assert Finding.from_json(old).host_does == "waits"

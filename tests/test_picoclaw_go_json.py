@@ -93,7 +93,7 @@ def test_respond_without_result_keeps_its_reason_and_says_the_original_call_runs
     assert (decoded.taken, decoded.reason, decoded.hook_result) == (RESPOND, "mine", None)
     (finding,) = decoded.findings
     assert finding.code == "respond-without-result"
-    assert "Keeps the hook's reason" in finding.picoclaw
+    assert "Keeps the hook's reason" in finding.host_does
 
 
 def test_a_wrong_type_deep_inside_is_reported_with_go_text() -> None:

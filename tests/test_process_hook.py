@@ -176,7 +176,7 @@ async def test_garbage_and_an_oversized_line_on_stdout_are_findings_not_crashes(
     assert [codes(n)[0] for n in noise] == ["stdout-not-json", "oversized-line"]
     assert noise[0].line == "hello from print()"
     assert noise[1].size > 1024 * 1024
-    assert "stop" in noise[1].findings[0].picoclaw.lower()
+    assert "stop" in noise[1].findings[0].host_does.lower()
 
 
 async def test_stderr_is_captured_line_by_line() -> None:

@@ -23,7 +23,7 @@ def kinder_findings(hook: str, answered: Exchange, crashes_before: int) -> list[
             f'Stops reading hook "{hook}" for good at that line: this call and every later one '
             f"to it time out (interceptors skipped, approvals denied: {_timed_out(hook)})."
         )
-        found.append(finding(KINDER_CODE, message, picoclaw=picoclaw))
+        found.append(finding(KINDER_CODE, message, host_does=picoclaw))
     if crashes_before:
         message = (
             f'hook "{hook}" exited {crashes_before} time(s) and hook-inspector restarted it; the '
@@ -33,7 +33,7 @@ def kinder_findings(hook: str, answered: Exchange, crashes_before: int) -> list[
             f'Never restarts a crashed hook: until a config reload "{hook}" is skipped at every '
             f'interceptor stage and its approvals are denied (tool approval hook "{hook}" failed).'
         )
-        found.append(finding(KINDER_CODE, message, picoclaw=picoclaw))
+        found.append(finding(KINDER_CODE, message, host_does=picoclaw))
     return found
 
 

@@ -169,8 +169,8 @@ def finding_line(finding: Finding, host: str = PICOCLAW) -> Text:
     label = f"[{one_line(finding.severity)}] {one_line(finding.code)}"
     text.append(label, style=SEVERITY_STYLE.get(finding.severity, ""))
     text.append(f" {one_line(finding.message)}")
-    if finding.picoclaw:
-        text.append(f"  ({one_line(host_label(host))}: {one_line(finding.picoclaw)})", style="dim")
+    if finding.host_does:
+        text.append(f"  ({one_line(host_label(host))}: {one_line(finding.host_does)})", style="dim")
     return text
 
 

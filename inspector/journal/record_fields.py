@@ -40,7 +40,8 @@ def _is_number(value: object) -> bool:
 
 def _is_finding(value: object) -> bool:
     return type(value) is dict and all(
-        type(value.get(key, "")) is str for key in ("code", "severity", "message", "picoclaw")
+        type(value.get(key, "")) is str
+        for key in ("code", "severity", "message", "host_does", "picoclaw")
     )
 
 

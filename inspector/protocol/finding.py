@@ -1,4 +1,4 @@
-"""A conformance finding: what is wrong with a line or an answer, and what PicoClaw would do."""
+"""A conformance finding: what is wrong with a line or an answer, and what the host would do."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ class Finding:
     code: str
     severity: Severity
     message: str
-    picoclaw: str = ""  # what PicoClaw would do, where we differ or it matters
+    host_does: str = ""  # what the record's host (PicoClaw, j-cli, ...) does, where it matters
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -24,5 +24,6 @@ class Finding:
             code=str(data.get("code", "")),
             severity=data.get("severity", "info"),
             message=str(data.get("message", "")),
-            picoclaw=str(data.get("picoclaw", "")),
+            # journals written before the host_does name call it "picoclaw"
+            host_does=str(data.get("host_does", data.get("picoclaw", ""))),
         )

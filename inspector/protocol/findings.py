@@ -13,11 +13,11 @@ __all__ = ["CODES"]  # line findings and the catalogue of codes are read from he
 
 
 def finding(
-    code: str, message: str, *, severity: Severity | None = None, picoclaw: str | None = None
+    code: str, message: str, *, severity: Severity | None = None, host_does: str | None = None
 ) -> Finding:
     """A finding of `code`, with its usual severity and what PicoClaw does unless given."""
     info = CODES[code]
-    return Finding(code, severity or info.severity, message, picoclaw or info.picoclaw)
+    return Finding(code, severity or info.severity, message, host_does or info.picoclaw)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -72,4 +72,4 @@ def slow_answer(method: str, duration_ms: float | None, timeout_ms: float | None
     message = f"answered in {duration_ms:.0f} ms, {share:.0%} of its {timeout_ms:.0f} ms timeout"
     spec = catalogue.get(method)
     picoclaw = f"Gives up at {timeout_ms:.0f} ms. {spec.on_failure}" if spec else None
-    return [finding("slow-answer", message, picoclaw=picoclaw)]
+    return [finding("slow-answer", message, host_does=picoclaw)]

@@ -45,7 +45,7 @@ def mount_findings(line: RpcLine, failure: str) -> list[Finding]:
     if line.error is not None:
         detail = f"{line.error['code']} {line.error['message']}"
         message = f"{HELLO} answered with error {detail}"
-        return [finding("rpc-error", message, severity="error", picoclaw=_HELLO_FAILS)]
+        return [finding("rpc-error", message, severity="error", host_does=_HELLO_FAILS)]
     return [finding("hello-not-object", failure.partition(" result: ")[2] or failure)]
 
 

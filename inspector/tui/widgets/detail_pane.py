@@ -241,8 +241,8 @@ def findings_view(record: Record | None) -> Text:
         text.append(f"{one_line(finding.severity):<8}", severity_style(finding.severity))
         text.append(one_line(finding.code), BOLD)
         text.append(f"\n  {one_line(finding.message, 2_000)}")
-        if finding.picoclaw:
-            would = one_line(finding.picoclaw, 2_000)
+        if finding.host_does:
+            would = one_line(finding.host_does, 2_000)
             text.append(f"\n  {one_line(host_label(record.host))} would: {would}", DIM)
         text.append("\n\n")
     return text
