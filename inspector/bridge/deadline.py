@@ -46,7 +46,7 @@ FALLBACK = "deadline"  # decided_by / Decision.by of an answer the deadline forc
 DEADLINE_CODE = "agent-deadline"
 NO_ANSWER = "Without an answer it would skip the relay (interceptors) or deny (approvals) anyway"
 
-Outcome = StageResult | ApprovalResult
+ChainOutcome = StageResult | ApprovalResult
 
 
 @dataclass(slots=True)
@@ -97,7 +97,7 @@ class CallDeadline:
         used = {"hook": hook, "used_ms": _ms(finished - started), "left_ms": round(left_ms, 3)}
         self.use.append(used)
 
-    def settled(self, outcome: Outcome) -> dict[str, Any]:
+    def settled(self, outcome: ChainOutcome) -> dict[str, Any]:
         """What to write onto the exchange the agent received: how the chain spent this
         deadline, and the findings on what PicoClaw's own host would not have done."""
         found = []
@@ -191,11 +191,11 @@ async def within_deadline(
     deadline: CallDeadline,
     stage: str,
     params: dict[str, Any],
-    run: Coroutine[Any, Any, Outcome],
+    run: Coroutine[Any, Any, ChainOutcome],
     *,
     source: str,
     turn: str | None,
-) -> Outcome:
+) -> ChainOutcome:
     """`run`'s outcome, or by `deadline.answer_by` the agent's own fallback: interceptors continue
     with the value unchanged, approvals deny. Requests still held then are dropped."""
 
@@ -236,7 +236,7 @@ def _fallback(
     *,
     source: str,
     turn: str | None,
-) -> Outcome:
+) -> ChainOutcome:
     approval = stage == "approve_tool"
     for exchange in deadline.held:
         if exchange.status == STATUS_CANCELLED:  # the gate let go of it when the call was cancelled
@@ -269,7 +269,7 @@ async def answer_relayed(
     source: str,
     deadline: CallDeadline,
     turn: str | None = None,
-) -> Outcome:
+) -> ChainOutcome:
     """A stage request a relay passed on from a live agent: through the engine's gate and hooks,
     decided by `deadline.answer_by` whatever they do."""
     pipeline = Pipeline(

@@ -73,7 +73,7 @@ class HookSpec:
         return modes
 
 
-CommandHost = Literal["jcli", "claude"]
+CommandHostName = Literal["jcli", "claude"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class CommandHookSpec:
     specs that compare equal need no restart on reload."""
 
     name: str
-    host: CommandHost
+    host: CommandHostName
     event: str  # the host's event name: pre_tool_execution, PreToolUse, ...
     command: str  # a shell command line, run the way the host runs it
     timeout_ms: int

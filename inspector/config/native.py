@@ -31,7 +31,7 @@ from inspector.config.fields import (
 )
 from inspector.config.model import (
     CommandHookSpec,
-    CommandHost,
+    CommandHostName,
     Config,
     Defaults,
     HookSpec,
@@ -48,7 +48,7 @@ COMMAND_KEYS = (
     *("kind", "host", "event", "command", "timeout_ms", "dir", "priority", "enabled"),
     *("matcher", "retry", "on_error", "tool_name", "tool_matcher", "model_prefix"),
 )
-COMMAND_HOSTS: dict[str, CommandHost] = {"jcli": "jcli", "claude": "claude"}
+COMMAND_HOSTS: dict[str, CommandHostName] = {"jcli": "jcli", "claude": "claude"}
 # Each command-hook host's event names, as its folder under inspector/hosts lists them.
 CommandEvents = Mapping[str, Collection[str]]
 

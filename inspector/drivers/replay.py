@@ -34,7 +34,7 @@ DIFF_CONTEXT_LINES = 2
 # to the user on any other failure. j-cli only logs it.
 SHOWS_STDERR = frozenset({CLAUDE})
 
-Outcome = Literal["same", "different", "missing hook", "skipped"]
+Comparison = Literal["same", "different", "missing hook", "skipped"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class ReplayItem:
     seq: int
     hook: str
     method: str
-    outcome: Outcome
+    outcome: Comparison
     recorded: dict[str, Any]
     replayed: dict[str, Any] | None = None
     note: str = ""
@@ -81,7 +81,7 @@ class ReplayItem:
 class ReplayReport:
     items: list[ReplayItem] = field(default_factory=list)
 
-    def count(self, outcome: Outcome) -> int:
+    def count(self, outcome: Comparison) -> int:
         return sum(1 for item in self.items if item.outcome == outcome)
 
     @property

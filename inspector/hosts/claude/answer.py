@@ -34,7 +34,7 @@ _LEGACY = {"approve": ALLOW, "block": DENY}
 
 
 @dataclass(frozen=True)
-class Answer:
+class HookAnswer:
     action: str
     reason: str = ""  # for Claude (block, deny) or for the user (ask, error)
     stop_reason: str = ""
@@ -44,27 +44,27 @@ class Answer:
     findings: tuple[Finding, ...] = ()
 
 
-def read_answer(event: str, payload: JSONObject, run: CommandRun) -> Answer:
+def read_answer(event: str, payload: JSONObject, run: CommandRun) -> HookAnswer:
     findings = run_findings(event, payload, run)
     if run.exit_code == 0:
         output = parse_stdout(run.stdout)
         if output is None:
             context = run.stdout.strip() if event in STDOUT_IS_CONTEXT else ""
-            return Answer(CONTINUE, context=context, findings=tuple(findings))
+            return HookAnswer(CONTINUE, context=context, findings=tuple(findings))
         findings += output_findings(event, output, payload)
         return _from_output(event, output, tuple(findings))
     if run.exit_code == 2 and event in EXIT_2_REACHES_CLAUDE:
-        return Answer(BLOCK, reason=run.stderr.strip(), findings=tuple(findings))
-    return Answer(ERROR, reason=_error_text(run), findings=tuple(findings))
+        return HookAnswer(BLOCK, reason=run.stderr.strip(), findings=tuple(findings))
+    return HookAnswer(ERROR, reason=_error_text(run), findings=tuple(findings))
 
 
-def _from_output(event: str, output: JSONObject, findings: tuple[Finding, ...]) -> Answer:
+def _from_output(event: str, output: JSONObject, findings: tuple[Finding, ...]) -> HookAnswer:
     specific = output.get("hookSpecificOutput")
     if isinstance(specific, dict) and (invalid := _event_name_error(event, specific)):
-        return Answer(ERROR, reason=invalid, findings=findings)
+        return HookAnswer(ERROR, reason=invalid, findings=findings)
     specific = specific if isinstance(specific, dict) else {}
     updated = specific.get("updatedInput") if event == PRE_TOOL_USE else None
-    carried = Answer(
+    carried = HookAnswer(
         CONTINUE,
         system_message=_text(output.get("systemMessage")),
         context=_text(specific.get("additionalContext")),

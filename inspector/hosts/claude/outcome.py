@@ -16,7 +16,7 @@ from inspector.hosts.claude.answer import (
     DENY,
     ERROR,
     STOP,
-    Answer,
+    HookAnswer,
 )
 from inspector.hosts.claude.events import PRE_TOOL_USE
 from inspector.journal.records import Exchange
@@ -32,7 +32,7 @@ _PERMISSION_RANK = {DENY: 4, BLOCK: 4, DEFER: 3, ASK: 2, ALLOW: 1}
 class HookRun:
     hook: str
     exchange: Exchange
-    answer: Answer
+    answer: HookAnswer
     command: str = ""  # the hook's command line, as Claude Code quotes it to the model
     finished: int = 0  # the order in which the event's runs ended (1 first)
 

@@ -20,7 +20,7 @@ from inspector.hosts.openclaw.host_mode_merge import (
     BEFORE_TOOL_CALL,
     BLOCK,
     FAILED,
-    Answer,
+    HandlerAnswer,
     Merge,
 )
 from inspector.hosts.openclaw.host_mode_samples import sample
@@ -235,7 +235,7 @@ class OpenClawPlugin:
         ctx: JSONObject,
         source: str,
         turn: str | None,
-    ) -> tuple[Exchange, Answer]:
+    ) -> tuple[Exchange, HandlerAnswer]:
         timeout_ms = self._timeout_ms(registration)
         exchange = self.journal.append(
             Exchange(
@@ -250,7 +250,7 @@ class OpenClawPlugin:
         )
         wire = await self.harness.call(registration.index, event, ctx, timeout_ms)
         reply = wire.message
-        answer = Answer(
+        answer = HandlerAnswer(
             result=reply.get("result"),
             threw=reply.get("threw"),
             timed_out=bool(reply.get("timedOut")),

@@ -34,7 +34,7 @@ FAILED = "failed"
 
 
 @dataclass(frozen=True)
-class Answer:
+class HandlerAnswer:
     """One handler's call: what it returned (None for nothing), or how it failed."""
 
     result: Any = None
@@ -66,7 +66,7 @@ class Merge:
             return self.event | {"content": self.fields["content"]}
         return self.event
 
-    def add(self, answer: Answer) -> tuple[str, list[Finding]]:
+    def add(self, answer: HandlerAnswer) -> tuple[str, list[Finding]]:
         """Fold in the next handler's answer: what it did in the chain, and its findings."""
         if self.hook_name == BEFORE_TOOL_CALL:
             return self._tool_call(answer)
@@ -77,7 +77,7 @@ class Merge:
         self.fields |= {key: value for key, value in answer.fields.items() if value is not None}
         return (CHANGED if answer.fields else NO_DECISION), []
 
-    def _tool_call(self, answer: Answer) -> tuple[str, list[Finding]]:
+    def _tool_call(self, answer: HandlerAnswer) -> tuple[str, list[Finding]]:
         if answer.threw is not None or answer.timed_out:
             self._block(HOOK_FAILED)
             code = "openclaw-handler-threw" if answer.threw else "openclaw-handler-timeout"
