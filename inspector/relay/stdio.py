@@ -1,9 +1,9 @@
 """The agent's side of the relay: its hook pipes as asyncio streams, read a line at a time.
 
 An agent gives its hook pipes; a person trying the relay by hand may give it files
-(`hook-inspector relay < calls.jsonl > answers.jsonl`), which asyncio cannot watch. Reads and
-writes of regular files never wait on another process, so for those a thread reads and writes
-are plain.
+(`hook-inspector relay < calls.jsonl > answers.jsonl`) or /dev/null, which the event loop cannot
+watch. Reads and writes of those never wait on another process, so for them a thread reads and
+writes are plain.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import io
 import os
+import selectors
 import threading
 from typing import Protocol
 
@@ -32,18 +33,27 @@ async def open_agent_stdio(line_limit: int) -> tuple[asyncio.StreamReader, Agent
     reader = asyncio.StreamReader(limit=line_limit)
     # The transports own these duplicates and close them; fds 0 and 1 stay open.
     stdin = os.fdopen(os.dup(0), "rb", buffering=0)
-    try:
+    if _watchable(stdin.fileno()):
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-    except ValueError:
+    else:
         threading.Thread(target=_feed, args=(stdin, reader, loop), daemon=True).start()
     stdout = os.fdopen(os.dup(1), "wb", buffering=0)
-    try:
-        transport, protocol = await loop.connect_write_pipe(
-            asyncio.streams.FlowControlMixin, stdout
-        )
-    except ValueError:
+    if not _watchable(stdout.fileno()):
         return reader, _FileOut(stdout)
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
     return reader, asyncio.StreamWriter(transport, protocol, None, loop)
+
+
+def _watchable(fd: int) -> bool:
+    """Whether the event loop's selector accepts `fd`: pipes, sockets and terminals do; regular
+    files and /dev/null do not (epoll refuses them), and asyncio would find out only later, in
+    a callback that logs the error and leaves the relay waiting forever."""
+    with selectors.DefaultSelector() as selector:
+        try:
+            selector.register(fd, selectors.EVENT_READ)
+        except (OSError, ValueError):
+            return False
+    return True
 
 
 def _feed(stdin: io.FileIO, reader: asyncio.StreamReader, loop: asyncio.AbstractEventLoop) -> None:
