@@ -3,6 +3,9 @@ command line is one line on stderr and exit 2."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +28,7 @@ def test_the_quick_reading_agrees_with_argparse(argv: list[str]) -> None:
 
 def test_flags_are_read_as_the_host_config_gives_them() -> None:
     argv = ["--host", "claude", "--socket", "/tmp/x.sock", "--timeout", "1.5"]
-    assert parse(argv) == CommandArgs("claude", Path("/tmp/x.sock"), None, None, None, 1500)
+    assert parse(argv) == CommandArgs("claude", "/tmp/x.sock", None, None, None, 1500)
     assert parse(["--host", "jcli"]).timeout_ms == 10_000
 
 
@@ -49,3 +52,28 @@ def test_a_bad_command_line_is_one_line_and_exit_2(
     assert exit_.value.code == 2
     error = capsys.readouterr().err.splitlines()[-1]
     assert error.startswith("hook-inspector relay: error:") and message in error
+
+
+def test_a_command_relay_run_imports_no_pathlib_and_no_argparse(tmp_path: Path) -> None:
+    """It starts once per hook event: pathlib (with re, fnmatch, urllib) and argparse are most of
+    the start-up a relay can avoid."""
+    run_then_list_modules = (
+        "import sys\n"
+        "from inspector.relay.main import main\n"
+        "code = main(sys.argv[1:])\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", run_then_list_modules, "--host", "claude"],
+        input=b'{"hook_event_name":"PreToolUse"}\n',
+        capture_output=True,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)},
+        timeout=20,
+    )
+    said = done.stderr.decode()
+    assert done.returncode == 0 and done.stdout == b""
+    assert "no hook-inspector at" in said  # it really ran: no inspector listens there
+    modules = said.splitlines()[-1].split()
+    assert "inspector.relay.command" in modules
+    assert not {"pathlib", "argparse"} & set(modules)

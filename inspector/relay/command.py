@@ -12,7 +12,6 @@ import os
 import socket
 import time
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import NamedTuple
 
 from inspector.relay import command_wire
@@ -32,9 +31,9 @@ class Target(NamedTuple):
     host: str
     name: str
     timeout_ms: int
-    path: Path | None = None
+    path: str | None = None
     host_port: tuple[str, int] | None = None
-    token_file: Path | None = None
+    token_file: str | None = None
 
     def __str__(self) -> str:
         if self.host_port is not None:
@@ -155,7 +154,7 @@ def _check_welcome(line: bytes) -> None:
         raise _Unanswered(f"refused this relay: {why}")
 
 
-def _token(path: Path) -> str:
+def _token(path: str) -> str:
     try:
         return read_token(path)
     except ValueError as problem:

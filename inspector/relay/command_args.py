@@ -6,7 +6,6 @@ and its one-line errors."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from inspector.relay.command_wire import DEFAULT_TIMEOUT_MS
@@ -28,9 +27,9 @@ hook were absent, and says why on stderr."""
 
 class CommandArgs(NamedTuple):
     host: str
-    socket: Path | None
+    socket: str | None
     connect: tuple[str, int] | None
-    token_file: Path | None
+    token_file: str | None
     name: str | None
     timeout_ms: int
 
@@ -109,16 +108,15 @@ def _read(flags: dict[str, str]) -> CommandArgs:
     if host not in DEFAULT_TIMEOUT_MS or ("--socket" in flags and "--connect" in flags):
         raise ValueError(host)
     connect = host_port(flags["--connect"]) if "--connect" in flags else None
-    token_file = Path(flags["--token-file"]) if "--token-file" in flags else None
+    token_file = flags.get("--token-file")
     if connect and token_file is None:
         raise ValueError("--connect needs --token-file")
     timeout = flags.get("--timeout")
     timeout_ms = milliseconds(timeout) if timeout else DEFAULT_TIMEOUT_MS[host]
     if answer_by_ms(timeout_ms) <= 0:
         raise ValueError("no time to answer")
-    socket = flags.get("--socket")
     return CommandArgs(
-        host, Path(socket) if socket else None, connect, token_file, flags.get("--name"), timeout_ms
+        host, flags.get("--socket") or None, connect, token_file, flags.get("--name"), timeout_ms
     )
 
 
@@ -130,7 +128,8 @@ def _with_argparse(argv: Sequence[str]) -> CommandArgs:
     timeout_ms = args.timeout or DEFAULT_TIMEOUT_MS[args.host]
     if answer_by_ms(timeout_ms) <= 0:
         parser.error(f"--timeout {timeout_ms / 1000:g} leaves no time to answer")
-    return CommandArgs(args.host, args.socket, args.connect, args.token_file, args.name, timeout_ms)
+    socket, token_file = (str(path) if path else None for path in (args.socket, args.token_file))
+    return CommandArgs(args.host, socket, args.connect, token_file, args.name, timeout_ms)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -158,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_endpoint_flags(parser: argparse.ArgumentParser) -> None:
     """Where the inspector is: --socket, or --connect with --token-file. Both relays take them."""
+    from pathlib import Path
+
     from inspector.relay.wire import default_socket_path
 
     where = parser.add_mutually_exclusive_group()

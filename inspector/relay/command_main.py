@@ -13,7 +13,7 @@ from typing import BinaryIO
 from inspector.relay.command import Target, relay_event
 from inspector.relay.command_args import parse
 from inspector.relay.log import Log
-from inspector.relay.wire import default_socket_path
+from inspector.relay.wire import default_socket_location
 
 
 def main(argv: Sequence[str]) -> int:
@@ -22,7 +22,7 @@ def main(argv: Sequence[str]) -> int:
         host=args.host,
         name=args.name or args.host,
         timeout_ms=args.timeout_ms,
-        path=None if args.connect else (args.socket or default_socket_path()),
+        path=None if args.connect else (args.socket or default_socket_location()),
         host_port=args.connect,
         token_file=args.token_file,
     )

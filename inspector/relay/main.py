@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.relay.command_args import add_endpoint_flags, argparse_type, command_host
@@ -108,7 +107,8 @@ def _positive(text: str) -> int:
 
 def _parent_name() -> str:
     try:
-        return Path(f"/proc/{os.getppid()}/comm").read_text(encoding="utf-8").strip() or "agent"
+        with open(f"/proc/{os.getppid()}/comm", encoding="utf-8") as comm:
+            return comm.read().strip() or "agent"
     except OSError:
         return "agent"
 

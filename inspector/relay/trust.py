@@ -21,7 +21,6 @@ import os
 import socket
 import stat
 import struct
-from pathlib import Path
 
 WRITABLE_BY_OTHERS = stat.S_IWGRP | stat.S_IWOTH
 PEER_CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid
@@ -32,14 +31,16 @@ class Untrusted(Exception):
     """The socket or whoever listens on it is not this user's; the message says why."""
 
 
-def check_socket_file(path: Path) -> None:
+def check_socket_file(path: str | os.PathLike[str]) -> None:
     """Raises Untrusted, or OSError (FileNotFoundError...) when there is nothing to check."""
-    folder = os.lstat(path.parent)
+    path = os.fspath(path)
+    parent = os.path.dirname(path) or "."
+    folder = os.lstat(parent)
     if not stat.S_ISDIR(folder.st_mode):
-        raise Untrusted(f"its folder {path.parent} is not a folder")
-    _check_owner(path.parent, folder)
+        raise Untrusted(f"its folder {parent} is not a folder")
+    _check_owner(parent, folder)
     if folder.st_mode & WRITABLE_BY_OTHERS and not folder.st_mode & stat.S_ISVTX:
-        raise Untrusted(f"its folder {path.parent} may be written by other users")
+        raise Untrusted(f"its folder {parent} may be written by other users")
     info = os.lstat(path)
     if not stat.S_ISSOCK(info.st_mode):
         raise Untrusted(f"{path} is not a socket")
@@ -62,7 +63,7 @@ def check_listener(sock: socket.socket) -> None:
         )
 
 
-def _check_owner(path: Path, info: os.stat_result) -> None:
+def _check_owner(path: str, info: os.stat_result) -> None:
     if info.st_uid not in _trusted_uids():
         raise Untrusted(
             f"{path} belongs to uid {info.st_uid}, not to this user (uid {os.geteuid()})"

@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inspector.safe_files import read_bytes_limited
+if TYPE_CHECKING:
+    from pathlib import Path
 
 WIRE_VERSION = 1
 GREETING_KEY = "hook_inspector_relay"
@@ -56,13 +56,20 @@ APPROVAL_METHODS = frozenset({"hook.approve_tool"})
 
 def default_socket_path() -> Path:
     """A private per-user folder, so a relay started with no flags finds the inspector."""
+    from pathlib import Path
+
+    return Path(default_socket_location())
+
+
+def default_socket_location() -> str:
+    """default_socket_path() as text, for the command relay: it starts once per event, and
+    pathlib (with the re, fnmatch and urllib it imports) is a fifth of that start."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime:
-        return Path(runtime) / "hook-inspector" / SOCKET_NAME
-    import tempfile  # only here: a command relay starts once per event, and this import is slow
+        return os.path.join(runtime, "hook-inspector", SOCKET_NAME)
+    import tempfile  # only here: this import is slow too
 
-    base = Path(tempfile.gettempdir()) / f"hook-inspector-{os.getuid()}"
-    return base / SOCKET_NAME
+    return os.path.join(tempfile.gettempdir(), f"hook-inspector-{os.getuid()}", SOCKET_NAME)
 
 
 def greeting(
@@ -129,6 +136,8 @@ def read_token(path: str | Path) -> str:
     """A token file holds the token on its first line; surrounding whitespace is ignored.
     Raises ValueError naming the file. Only a small regular file is read: a FIFO or a device
     is refused, not waited on."""
+    from inspector.safe_files import read_bytes_limited  # imports pathlib: only with a token
+
     try:
         data = read_bytes_limited(path, TOKEN_FILE_LIMIT)
     except OSError as error:
