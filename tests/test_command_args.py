@@ -77,3 +77,19 @@ def test_a_command_relay_run_imports_no_pathlib_and_no_argparse(tmp_path: Path) 
     modules = said.splitlines()[-1].split()
     assert "inspector.relay.command" in modules
     assert not {"pathlib", "argparse"} & set(modules)
+
+
+def test_the_console_script_sends_relay_straight_to_the_relay(tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "hook-inspector"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", str(script), "relay", "--host", "claude"],
+        input=b'{"hook_event_name":"PreToolUse"}\n',
+        capture_output=True,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)},
+        timeout=20,
+    )
+    said = done.stderr.decode()
+    modules = {line.split("|")[-1].strip() for line in said.splitlines() if "|" in line}
+    assert done.returncode == 0 and "no hook-inspector at" in said
+    assert "inspector.relay.command_main" in modules
+    assert not {"inspector.cli", "pathlib", "argparse"} & modules
