@@ -35,6 +35,22 @@ def pre_tool_use(command: str) -> dict[str, Any]:
     }
 
 
+def permission_request(command: str) -> dict[str, Any]:
+    """Claude Code's PermissionRequest for a Bash call, as it is about to show its dialog."""
+    event = {key: value for key, value in pre_tool_use(command).items() if key != "tool_use_id"}
+    return {
+        **event,
+        "hook_event_name": "PermissionRequest",
+        "permission_suggestions": [{"type": "addRules", "behavior": "allow"}],
+    }
+
+
+def dialog_answer(behavior: str, **more: Any) -> dict[str, Any]:
+    """A PermissionRequest hook's answer: hookSpecificOutput.decision."""
+    decision = {"behavior": behavior, **more}
+    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
+
+
 @dataclass(frozen=True)
 class HookRun:
     stdout: str

@@ -16,13 +16,20 @@ from typing import Any
 
 import pytest
 from claude_support import decision, reply, script, spec
-from command_relay_support import RELAY_ENV, pre_tool_use, run_relay
+from command_relay_support import (
+    RELAY_ENV,
+    HookRun,
+    dialog_answer,
+    permission_request,
+    pre_tool_use,
+    run_relay,
+)
 from conftest import wait_for
 
 from inspector.bridge.listener import Listener, ListenOptions, listen_for_relays
 from inspector.config.model import CommandHookSpec, Config
 from inspector.engine import Engine
-from inspector.hooks.approvals import Verdict
+from inspector.hooks.approvals import ApprovalPrompt, Verdict
 from inspector.host_names import PICOCLAW
 from inspector.journal.hook_rows import HookRows
 from inspector.journal.records import Decision, Exchange, Noise
@@ -55,6 +62,16 @@ def relayed(engine: Engine) -> list[Exchange]:
         for record in engine.journal.records
         if isinstance(record, Exchange) and record.hook == "claude"
     ]
+
+
+async def until_prompted(
+    engine: Engine, socket_path: Path, event: dict[str, Any], *flags: str
+) -> tuple[asyncio.Task[HookRun], ApprovalPrompt]:
+    """The relay run for `event`, started, and the one approval prompt it opened."""
+    running = asyncio.create_task(run_relay(socket_path, event, *flags))
+    await wait_for(lambda: bool(engine.approvals.pending))
+    (prompt,) = engine.approvals.pending
+    return running, prompt
 
 
 async def test_a_config_hook_that_blocks_rm_rf_becomes_a_pretooluse_deny(
@@ -137,9 +154,7 @@ async def test_an_ask_opens_the_approval_prompt_and_the_person_denies_with_a_rea
 ) -> None:
     asker = spec(reply(0, decision("ask", "is this wise?")), matcher="Bash")
     async with inspector(asker, socket_path=socket_path, workdir=tmp_path) as (engine, _):
-        running = asyncio.create_task(run_relay(socket_path, pre_tool_use("rm -rf /")))
-        await wait_for(lambda: bool(engine.approvals.pending))
-        (prompt,) = engine.approvals.pending
+        running, prompt = await until_prompted(engine, socket_path, pre_tool_use("rm -rf /"))
         assert prompt.tool == "Bash" and prompt.arguments["command"] == "rm -rf /"
         engine.approvals.decide(prompt.id, Verdict("deny", reason="not on my machine"))
         run = await running
@@ -148,14 +163,81 @@ async def test_an_ask_opens_the_approval_prompt_and_the_person_denies_with_a_rea
     assert specific["permissionDecisionReason"] == "not on my machine"
 
 
+async def test_the_person_can_leave_a_pretooluse_to_claude_codes_own_dialog(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    asker = spec(reply(0, decision("ask", "is this wise?")), matcher="Bash")
+    async with inspector(asker, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        running, prompt = await until_prompted(engine, socket_path, pre_tool_use("rm -rf /"))
+        assert prompt.agent_asks == "Claude Code"
+        assert engine.approvals.decide(prompt.id, Verdict("ask"))
+        run = await running
+    specific = run.output["hookSpecificOutput"]
+    assert (specific["hookEventName"], specific["permissionDecision"]) == ("PreToolUse", "ask")
+    (verdict,) = [record for record in engine.journal.records if isinstance(record, Decision)]
+    assert (verdict.verdict, verdict.by) == ("ask", "human")
+
+
+async def test_a_relayed_permission_request_opens_the_prompt_and_the_persons_allow_goes_back(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    quiet = spec(reply(0), "PermissionRequest", matcher="Bash")
+    async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        running, prompt = await until_prompted(engine, socket_path, permission_request("make"))
+        assert (prompt.tool, prompt.arguments["command"]) == ("Bash", "make")
+        assert prompt.agent_asks == "Claude Code"
+        engine.approvals.decide(prompt.id, Verdict("allow_once"))
+        run = await running
+    assert run.output == {
+        "hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "allow"},
+        }
+    }
+
+
+async def test_a_relayed_permission_request_denied_by_the_person_carries_the_message(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    quiet = spec(reply(0), "PermissionRequest", matcher="Bash")
+    async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        running, prompt = await until_prompted(engine, socket_path, permission_request("rm -rf /"))
+        engine.approvals.decide(prompt.id, Verdict("deny", reason="not here"))
+        run = await running
+    decided = run.output["hookSpecificOutput"]["decision"]
+    assert decided == {"behavior": "deny", "message": "not here"}
+
+
+async def test_a_permission_request_left_to_claude_code_gives_no_answer(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    quiet = spec(reply(0), "PermissionRequest", matcher="Bash")
+    async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        running, prompt = await until_prompted(engine, socket_path, permission_request("make"))
+        engine.approvals.decide(prompt.id, Verdict("ask"))
+        run = await running
+    assert (run.stdout, run.exit_code) == ("", 0)  # Claude Code shows its own dialog
+
+
+async def test_a_permission_request_the_config_decided_opens_no_prompt(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    denier = spec(reply(0, dialog_answer("deny", message="never")), "PermissionRequest")
+    async with inspector(denier, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        run = await run_relay(socket_path, permission_request("make"))
+        assert not engine.approvals.pending
+    decided = run.output["hookSpecificOutput"]["decision"]
+    assert decided == {"behavior": "deny", "message": "never"}
+
+
 async def test_the_prompt_counts_down_to_the_relays_deadline(
     socket_path: Path, tmp_path: Path
 ) -> None:
     asker = spec(reply(0, decision("ask")), matcher="Bash")
     async with inspector(asker, socket_path=socket_path, workdir=tmp_path) as (engine, _):
-        running = asyncio.create_task(run_relay(socket_path, pre_tool_use("ls"), "--timeout", "20"))
-        await wait_for(lambda: bool(engine.approvals.pending))
-        (prompt,) = engine.approvals.pending
+        running, prompt = await until_prompted(
+            engine, socket_path, pre_tool_use("ls"), "--timeout", "20"
+        )
         assert prompt.timeout_s < 20
         engine.approvals.decide(prompt.id, Verdict("allow_once"))
         run = await running
@@ -275,20 +357,6 @@ async def test_a_relay_among_the_inspectors_own_hooks_answers_at_once_instead_of
     ]
     assert inner.exit_code == 0 and "loop" in (inner.stderr or "")
     assert INSIDE_INSPECTOR not in os.environ  # the listener is closed
-
-
-def permission_request(command: str) -> dict[str, Any]:
-    event = {key: value for key, value in pre_tool_use(command).items() if key != "tool_use_id"}
-    return {
-        **event,
-        "hook_event_name": "PermissionRequest",
-        "permission_suggestions": [{"type": "addRules", "behavior": "allow"}],
-    }
-
-
-def dialog_answer(behavior: str, **more: Any) -> dict[str, Any]:
-    decision = {"behavior": behavior, **more}
-    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
 
 
 async def test_a_permission_request_is_answered_with_decision_behavior_deny_winning(

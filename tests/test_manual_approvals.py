@@ -123,6 +123,18 @@ async def test_deny_with_or_without_a_reason(given: str, reason: str) -> None:
     assert manual_decisions(engine) == [("deny", "human", reason)]
 
 
+async def test_a_picoclaw_approval_cannot_be_left_to_an_agent_dialog_it_does_not_have() -> None:
+    async with Engine(config_of(human())) as engine:
+        task = approve(engine, request())
+        (prompt,) = await prompted(engine)
+        assert prompt.agent_asks == ""
+        assert not engine.approvals.decide(prompt.id, Verdict("ask"))
+        assert engine.approvals.pending == [prompt]  # still waiting for a real answer
+        engine.approvals.decide(prompt.id, Verdict("allow_once"))
+        outcome = await task
+    assert outcome.approved
+
+
 async def test_allow_always_exact_covers_only_the_same_arguments() -> None:
     async with Engine(config_of(human())) as engine:
         task = approve(engine, request("ls"))

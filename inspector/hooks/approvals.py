@@ -1,5 +1,6 @@
 """The human side of manual approval hooks: prompts waiting for a person, their verdicts
-(OpenClaw's allow once / allow always / deny) and the session rules that allow-always creates."""
+(OpenClaw's allow once / allow always / deny, and for an agent with a permission dialog of its own,
+leave it to that dialog) and the session rules that allow-always creates."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from typing import Any, Literal
 
 from inspector.hooks.severity import Severity
 
-VerdictKind = Literal["allow_once", "allow_always", "deny"]
+VerdictKind = Literal["allow_once", "allow_always", "deny", "ask"]
 Scope = Literal["exact", "tool"]  # this tool with exactly these arguments, or with any
 ALLOW_ONCE: VerdictKind = "allow_once"
 ALLOW_ALWAYS: VerdictKind = "allow_always"
 DENY: VerdictKind = "deny"
+ASK_AGENT: VerdictKind = "ask"  # the agent asks its own user instead
 HUMAN = "human"
 TIMEOUT = "timeout"
 
@@ -58,6 +60,7 @@ class ApprovalPrompt:
     deadline: float  # time.monotonic() when on_timeout applies
     timeout_s: float
     on_timeout: Literal["deny", "allow"]
+    agent_asks: str = ""  # the agent whose own dialog can ask instead (a live Claude Code)
 
 
 @dataclass(slots=True)
@@ -121,11 +124,12 @@ class Approvals:
     # ---- the person ------------------------------------------------------------------------
 
     def decide(self, prompt_id: str, verdict: Verdict) -> bool:
-        """Answer a prompt. False when it no longer waits (it timed out or was answered)."""
-        entry = self._waiting.pop(prompt_id, None)
-        if entry is None:
+        """Answer a prompt. False when it no longer waits (it timed out or was answered), or
+        when the verdict leaves it to an agent that has no dialog of its own."""
+        entry = self._waiting.get(prompt_id)
+        if entry is None or (verdict.kind == ASK_AGENT and not entry[0].agent_asks):
             return False
-        prompt, future = entry
+        prompt, future = self._waiting.pop(prompt_id)
         if verdict.kind == ALLOW_ALWAYS:
             rule = self._add_rule(prompt, verdict.scope or "exact")
             reason = f"allowed always by the user (rule {rule.id}: {rule.describe()})"
@@ -133,6 +137,9 @@ class Approvals:
             self._answer_by_rule(rule)
         elif verdict.kind == ALLOW_ONCE:
             future.set_result(Resolution(True, "allowed once by the user", ALLOW_ONCE, HUMAN))
+        elif verdict.kind == ASK_AGENT:
+            reason = f"left to {prompt.agent_asks}'s own permission dialog by the user"
+            future.set_result(Resolution(False, reason, ASK_AGENT, HUMAN))
         else:
             reason = verdict.reason.strip() or "denied by the user"
             future.set_result(Resolution(False, reason, DENY, HUMAN))

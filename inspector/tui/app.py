@@ -629,6 +629,7 @@ class InspectorApp(App[int]):
             on_timeout=prompt.on_timeout,
             queue_position=1,
             queue_length=len(pending),
+            agent_asks=prompt.agent_asks,
         )
 
         def decided(verdict: Verdict | None) -> None:

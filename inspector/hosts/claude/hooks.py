@@ -1,6 +1,8 @@
 """Claude Code's hooks for one event: the matching ones run in parallel (identical commands
 once), each run is read as Claude Code reads it, and the answers are combined. `ask` opens
-the same approval prompt as a manual hook's hook.approve_tool."""
+the same approval prompt as a manual hook's hook.approve_tool; so does a live Claude Code's
+PermissionRequest that no hook decided, and there the person can also leave the call to Claude
+Code's own dialog."""
 
 from __future__ import annotations
 
@@ -14,19 +16,20 @@ from typing import Any
 
 from inspector.config.model import CommandHookSpec, Defaults
 from inspector.hooks.approvals import (
-    DENY as DENY_VERDICT,
-)
-from inspector.hooks.approvals import (
+    ASK_AGENT,
     TIMEOUT,
     ApprovalPrompt,
     Approvals,
     EarlierAnswer,
     Resolution,
 )
+from inspector.hooks.approvals import (
+    DENY as DENY_VERDICT,
+)
 from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.severity import severity_of
-from inspector.hosts.claude.answer import ALLOW, ASK, DENY, ERROR, read_answer
-from inspector.hosts.claude.events import MATCH_FIELDS, matches
+from inspector.hosts.claude.answer import ALLOW, ASK, CONTINUE, DENY, ERROR, read_answer
+from inspector.hosts.claude.events import MATCH_FIELDS, PERMISSION_REQUEST, matches
 from inspector.hosts.claude.findings import (
     ask_denied_unattended,
     last_to_finish,
@@ -39,6 +42,7 @@ from inspector.hosts.claude.outcome import (
     ignored_updates,
     timing_decides,
 )
+from inspector.hosts.claude.permission import permission_outcome
 from inspector.hosts.claude.session import example_payload, hook_env
 from inspector.hosts.claude.turn import ClaudeTurnRunner
 from inspector.journal.journal import Journal
@@ -52,6 +56,7 @@ SHELL = ("/bin/sh", "-c")  # Claude Code's shell form on Linux and macOS
 # an approval hook's and denies when the time is up.
 ASK_TIMEOUT_MS = Defaults().approval_timeout_ms
 CLOSED = "closed"
+AGENT = "Claude Code"
 
 
 class ClaudeHooks:
@@ -117,11 +122,14 @@ class ClaudeHooks:
         turn: str | None = None,
         ask_by: float | None = None,
         env: Mapping[str, str] | None = None,
+        live: bool = False,
     ) -> EventOutcome:
         """Run `event`'s hooks with `payload` as their stdin and decide as Claude Code would.
-        Journals an exchange per run and, when any hook ran, one Decision. An `ask` prompt
-        times out at `ask_by` (time.monotonic()) if that comes before its own timeout: a live
-        agent's hook deadline. `env` is added to this event's runs' environment."""
+        Journals an exchange per run and, when any hook ran or a person answered, one Decision.
+        An `ask` prompt times out at `ask_by` (time.monotonic()) if that comes before its own
+        timeout: a live agent's hook deadline. `env` is added to this event's runs'
+        environment. `live`: the event comes from a real Claude Code, whose PermissionRequest
+        the person answers when no hook did, and whose own dialog can ask instead."""
         first: dict[str, CommandHook] = {}
         duplicates = []
         for hook in self.matching(event, payload):
@@ -139,11 +147,13 @@ class ClaudeHooks:
         outcome = combine(event, payload, tuple(runs), tuple(duplicates))
         if (why := timing_decides(outcome)) and outcome.winner:
             self.journal.add_findings(outcome.winner.exchange, last_to_finish(why))
-        if outcome.verdict == ASK:
-            outcome = await self._ask(outcome, turn, ask_by)
+        if live:
+            outcome = permission_outcome(outcome)
+        if outcome.verdict == ASK or (live and _undecided_permission(outcome)):
+            outcome = await self._ask(outcome, turn, ask_by, live)
         for run, why in ignored_updates(outcome):
             self.journal.add_findings(run.exchange, updated_input_ignored(why))
-        if runs:
+        if runs or outcome.resolution is not None:
             self._record(outcome, source, turn)
         return outcome
 
@@ -168,12 +178,12 @@ class ClaudeHooks:
     # ---- ask: the human decides ------------------------------------------------------------
 
     async def _ask(
-        self, outcome: EventOutcome, turn: str | None, ask_by: float | None
+        self, outcome: EventOutcome, turn: str | None, ask_by: float | None, live: bool
     ) -> EventOutcome:
         if self.approvals.unattended:
-            return self._ask_unattended(outcome)
+            return outcome if outcome.verdict == CONTINUE else self._ask_unattended(outcome)
         payload = outcome.payload
-        askers = [run for run in outcome.runs if run.answer.action == ASK]
+        askers = [run for run in outcome.runs if run.answer.action == ASK] or list(outcome.runs)
         tool = payload.get("tool_name")
         tool = tool if isinstance(tool, str) else ""
         arguments = outcome.updated_input or payload.get("tool_input")
@@ -184,8 +194,8 @@ class ClaudeHooks:
             timeout_s = max(0.0, min(timeout_s, ask_by - now))
         prompt = ApprovalPrompt(
             id=self.approvals.new_prompt_id(),
-            exchange=askers[0].exchange.seq,
-            hook=", ".join(run.hook for run in askers),
+            exchange=askers[0].exchange.seq if askers else 0,
+            hook=", ".join(run.hook for run in askers) or outcome.event,
             tool=tool,
             arguments=arguments,
             agent_id="",
@@ -200,8 +210,11 @@ class ClaudeHooks:
             deadline=now + timeout_s,
             timeout_s=timeout_s,
             on_timeout="deny",
+            agent_asks=AGENT if live else "",
         )
         resolution = await self._wait(prompt)
+        if resolution.verdict == ASK_AGENT:
+            return replace(outcome, verdict=ASK, by=(resolution.by,), resolution=resolution)
         if resolution.approved:
             return replace(outcome, verdict=ALLOW, by=(resolution.by,), resolution=resolution)
         return replace(
@@ -260,3 +273,8 @@ class ClaudeHooks:
                 chain=chain,
             )
         )
+
+
+def _undecided_permission(outcome: EventOutcome) -> bool:
+    """A PermissionRequest none of the hooks answered: Claude Code is about to ask its user."""
+    return outcome.event == PERMISSION_REQUEST and outcome.verdict == CONTINUE

@@ -12,7 +12,6 @@ from inspector.hosts.claude.config import CLAUDE_DIR, read_claude
 from inspector.hosts.claude.events import EVENTS
 from inspector.hosts.claude.hooks import ClaudeHooks
 from inspector.hosts.claude.outcome import EventOutcome
-from inspector.hosts.claude.permission import permission_outcome
 from inspector.hosts.claude.relay_answer import claude_output
 from inspector.hosts.host import CommandChain, HookOutput, Relayed
 from inspector.journal.journal import Journal
@@ -58,8 +57,9 @@ class ClaudeHost:
             source=relayed.source,
             ask_by=relayed.ask_by,
             env=relayed.env,
+            live=True,
         )
-        return claude_output(permission_outcome(fired), relayed.edited_input)
+        return claude_output(fired, relayed.edited_input)
 
 
 HOST = ClaudeHost()

@@ -1,5 +1,6 @@
 """A human answer to `hook.approve_tool`, in OpenClaw's style: allow once, allow always, or deny,
-before a visible deadline."""
+before a visible deadline; for a live agent with a permission dialog of its own (Claude Code),
+also: leave it to that dialog."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ class PromptView:
     earlier: list[dict[str, Any]] = field(default_factory=list)  # {"hook", "verdict", "reason"}
     queue_position: int = 1
     queue_length: int = 1
+    agent_asks: str = ""  # the agent whose own dialog can ask instead; empty: none can
 
 
 def arguments_text(arguments: dict[str, Any]) -> Text:
@@ -137,6 +139,7 @@ class ApprovalScreen(ModalScreen[Verdict | None]):
         Binding("a,y", "allow_once", "Allow once", id="approval.allow_once"),
         Binding("A", "allow_always", "Allow always…", id="approval.allow_always"),
         Binding("d,n", "deny", "Deny…", id="approval.deny"),
+        Binding("u", "ask_agent", "Let the agent ask", id="approval.ask_agent"),
         Binding("e", "scope('exact')", "Exact arguments", id="approval.scope_exact"),
         Binding("t", "scope('tool')", "Any arguments", id="approval.scope_tool"),
         Binding("enter", "confirm", "Confirm", id="approval.confirm"),
@@ -148,6 +151,7 @@ class ApprovalScreen(ModalScreen[Verdict | None]):
         "allow_once": ("choose",),
         "allow_always": ("choose",),
         "deny": ("choose",),
+        "ask_agent": ("choose",),
         "close": ("choose",),
         "scope": ("scope",),
         "confirm": ("scope", "reason"),
@@ -193,6 +197,8 @@ class ApprovalScreen(ModalScreen[Verdict | None]):
                 yield Button("Allow once (a)", variant="success", id="allow_once")
                 yield Button("Allow always… (A)", id="allow_always")
                 yield Button("Deny… (d)", variant="error", id="deny")
+                if view.agent_asks:
+                    yield Button(f"Let {view.agent_asks} ask (u)", id="ask_agent")
             with Vertical(id="scope"):
                 yield Label("Allow always: what should the rule match?")
                 yield Static(id="scope-options")
@@ -259,6 +265,8 @@ class ApprovalScreen(ModalScreen[Verdict | None]):
         self.query_one("#scope-rule", Static).update(Text(f"The rule will allow {rule}."))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "ask_agent" and not self._view.agent_asks:
+            return False
         modes = self._MODES_FOR_ACTION.get(action)
         return modes is None or self.mode in modes
 
@@ -275,6 +283,10 @@ class ApprovalScreen(ModalScreen[Verdict | None]):
 
     def action_allow_always(self) -> None:
         self.mode = "scope"
+
+    def action_ask_agent(self) -> None:
+        if self._view.agent_asks:
+            self._finish(Verdict("ask"))
 
     def action_deny(self) -> None:
         self.mode = "reason"
