@@ -65,9 +65,15 @@ class HookRun:
 
 
 async def run_relay(
-    socket_path: Path, event: dict[str, Any], *flags: str, host: str = "claude"
+    socket_path: Path,
+    event: dict[str, Any],
+    *flags: str,
+    host: str = "claude",
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> HookRun:
-    """The relay as the host runs it: the event as compact JSON and a newline on stdin."""
+    """The relay as the host runs it: the event as compact JSON and a newline on stdin, in the
+    host's folder `cwd` with its variables `env` added."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -81,7 +87,8 @@ async def run_relay(
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
-        env={**host_environ(), **RELAY_ENV},
+        env={**host_environ(), **RELAY_ENV, **(env or {})},
+        cwd=cwd,
     )
     stdin = json.dumps(event, separators=(",", ":")).encode() + b"\n"
     stdout, stderr = await process.communicate(stdin)

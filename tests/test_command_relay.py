@@ -341,6 +341,55 @@ async def test_a_jcli_chain_answers_a_jcli_relay(socket_path: Path, tmp_path: Pa
     assert exchange.host == "jcli" and exchange.source == "relay:jcli"
 
 
+def runs_of(engine: Engine, hook: str) -> list[Exchange]:
+    return [r for r in engine.journal.records if isinstance(r, Exchange) and r.hook == hook]
+
+
+async def test_claude_hooks_behind_the_relay_run_in_its_folder_with_the_sessions_variables(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    where = spec('echo "$PWD|$CLAUDE_PROJECT_DIR" >&2', matcher="Bash", name="where")
+    async with inspector(where, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        await run_relay(socket_path, pre_tool_use("ls"), cwd=project)
+    (relay,) = relayed(engine)
+    assert relay.cwd == str(project)
+    (run,) = runs_of(engine, "where")
+    assert (run.stderr, run.cwd) == (f"{project}|/work/project\n", str(project))
+
+
+async def test_jcli_hooks_behind_the_relay_run_in_the_users_folder_with_jcli_cwd(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "where-the-user-is"
+    folder.mkdir()
+    where = CommandHookSpec(
+        name="where",
+        host="jcli",
+        event="pre_tool_execution",
+        command='echo "$PWD|$JCLI_CWD|$JCLI_HOOK_EVENT|$JCLI_HOOK_DIR" >&2',
+        timeout_ms=5000,
+        dir=str(tmp_path / "hooks" / "where"),
+    )
+    event = {"event": "pre_tool_execution", "cwd": str(folder), "tool_name": "Bash"}
+    relay_vars = {
+        "JCLI_CWD": str(folder),
+        "JCLI_HOOK_EVENT": "pre_tool_execution",
+        "JCLI_HOOK_DIR": "/home/u/.jcli/hooks/hook-inspector",
+    }
+    async with inspector(where, socket_path=socket_path, workdir=tmp_path, host="jcli") as (
+        engine,
+        _,
+    ):
+        await run_relay(socket_path, event, host="jcli", cwd=folder, env=relay_vars)
+    (run,) = runs_of(engine, "where")
+    hook_dir = tmp_path / "hooks" / "where"
+    assert run.stderr == f"{folder}|{folder}|pre_tool_execution|{hook_dir}\n"
+    (relay,) = runs_of(engine, "jcli")
+    assert relay.cwd == str(folder)
+
+
 async def test_a_relay_among_the_inspectors_own_hooks_answers_at_once_instead_of_looping(
     socket_path: Path, tmp_path: Path
 ) -> None:

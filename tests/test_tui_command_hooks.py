@@ -39,6 +39,7 @@ async def test_a_jcli_turn_plays_in_the_ui_and_a_saved_script_reloads(tmp_path: 
         guard = runs(engine, "pre_tool_execution")[0]
         raw = command_view(guard).plain
         assert "exit code 0" in raw and "stdin" in raw and '"tool_name"' in raw
+        assert guard.cwd and f"ran in {guard.cwd}" in raw
         script = folder / ".jcli" / "hooks" / "guard_dangerous" / "guard.py"
         script.write_text(script.read_text() + "\n# saved again\n")
         await wait_for(lambda: any(r.restarted for r in engine.journal.of_type(Reload)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -50,6 +51,7 @@ class RelayedEvent(NamedTuple):
     payload: dict[str, Any]  # the host's stdin, parsed
     stdin: str  # as the host wrote it, without its last newline
     env: dict[str, str]  # the host's own variables (CLAUDE_*, JCLI_*) the hook started with
+    cwd: str | None  # the folder the host ran the hook in (None: the relay did not say)
 
 
 class NotAnEvent(ValueError):
@@ -146,7 +148,9 @@ class CommandSession:
         env = message.get("env")
         env = {k: v for k, v in env.items() if isinstance(v, str)} if isinstance(env, dict) else {}
         host_env = command_wire.host_env(self.command.host, env)
-        return RelayedEvent(payload, stdin.removesuffix("\n"), host_env)
+        cwd = message.get("cwd")
+        folder = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
+        return RelayedEvent(payload, stdin.removesuffix("\n"), host_env, folder)
 
     def _noise(self, raw: bytes, problem: str) -> None:
         code = "relay-not-json" if "JSON" in problem else "relay-not-a-request"
@@ -173,6 +177,7 @@ class CommandSession:
             source=self.source,
             status=STATUS_HELD,
             deadline=time.time() + self.deadline.left_s(),
+            cwd=event.cwd,
         )
         gate = self.engine.gate
         hold = gate.at == AT_STAGE and gate.predicate is not None and gate.predicate(candidate)
@@ -242,6 +247,7 @@ class CommandSession:
             ask_by=self.deadline.hooks_by,
             env=event.env,  # the real session's, for the hooks behind the inspector
             edited_input=edited,
+            cwd=event.cwd,
         )
         return await host.answer_relayed(chain, relayed)
 

@@ -53,9 +53,15 @@ class CommandHook:
         return (*self.shell, self.spec.command)
 
     def exchange_for(
-        self, context: Mapping[str, Any], *, source: str, turn: str | None
+        self,
+        context: Mapping[str, Any],
+        *,
+        source: str,
+        turn: str | None,
+        cwd: str | None = None,
     ) -> Exchange:
-        """The record of a run with `context` on stdin, not yet in the journal."""
+        """The record of a run with `context` on stdin, in `cwd` (else the hook's own folder),
+        not yet in the journal."""
         return Exchange(
             hook=self.name,
             method=self.spec.event,
@@ -64,6 +70,7 @@ class CommandHook:
             source=source,
             turn=turn,
             status=STATUS_PENDING,
+            cwd=cwd or self.cwd,
         )
 
     def never_ran(self, exchange: Exchange) -> CommandRun:
@@ -91,11 +98,13 @@ class CommandHook:
         timeout_ms: int | None = None,
         env: Mapping[str, str] | None = None,
         exchange: Exchange | None = None,
+        cwd: str | None = None,
     ) -> tuple[Exchange, CommandRun]:
-        """One run with `context` as compact JSON on stdin. The exchange is in the journal as
-        pending while the command runs, and updated when it ends. `exchange` is a record already
-        in the journal (a run that was held) to fill in."""
-        sent = self.exchange_for(context, source=source, turn=turn)
+        """One run with `context` as compact JSON on stdin, in `cwd` (else the hook's own
+        folder). The exchange is in the journal as pending while the command runs, and updated
+        when it ends. `exchange` is a record already in the journal (a run that was held) to
+        fill in."""
+        sent = self.exchange_for(context, source=source, turn=turn, cwd=cwd)
         if exchange is None:
             exchange = self.journal.append(sent)
         else:
@@ -104,12 +113,13 @@ class CommandHook:
                 request=sent.request,
                 raw_request=sent.raw_request,
                 status=STATUS_PENDING,
+                cwd=sent.cwd,
             )
         run = await run_command(
             self.argv,
             (sent.raw_request or "") + ("\n" if self.stdin_newline else ""),
             timeout_s=(timeout_ms if timeout_ms is not None else self.spec.timeout_ms) / 1000,
-            cwd=self.cwd,
+            cwd=sent.cwd,
             env={**self.env, **(env or {})},
         )
         status, error = _status(run)

@@ -80,6 +80,7 @@ class Relayed:
     ask_by: float | None = None  # time.monotonic() by which a person must have answered
     env: Mapping[str, str] = field(default_factory=dict)  # the live hook's own variables
     edited_input: dict[str, Any] | None = None  # a held tool call's input as a person changed it
+    cwd: str | None = None  # the folder the live agent ran the hook in
 
 
 class Host(Protocol):

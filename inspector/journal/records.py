@@ -96,6 +96,7 @@ class Exchange(Record):
     # command hooks only: raw_request is the stdin, raw_response the stdout
     exit_code: int | None = None
     stderr: str | None = None
+    cwd: str | None = None  # the folder it ran in (a relayed event: the live agent's hook's)
 
     @property
     def by_command(self) -> bool:

@@ -334,10 +334,11 @@ class GatedCommandHook:
         turn: str | None = None,
         timeout_ms: int | None = None,
         env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
     ) -> tuple[Exchange, CommandRun]:
         exchange = None
         if self.gate.predicate is not None:
-            candidate = self.inner.exchange_for(context, source=source, turn=turn)
+            candidate = self.inner.exchange_for(context, source=source, turn=turn, cwd=cwd)
             candidate.status = STATUS_HELD
             if self.gate.predicate(candidate):
                 held = await self.gate.hold(candidate, candidate.params)
@@ -345,5 +346,11 @@ class GatedCommandHook:
                     return candidate, self.inner.never_ran(candidate)
                 context, exchange = held.params, held.exchange  # the person's edit, if any
         return await self.inner.call(
-            context, source=source, turn=turn, timeout_ms=timeout_ms, env=env, exchange=exchange
+            context,
+            source=source,
+            turn=turn,
+            timeout_ms=timeout_ms,
+            env=env,
+            exchange=exchange,
+            cwd=cwd,
         )

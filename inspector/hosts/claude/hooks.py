@@ -123,13 +123,15 @@ class ClaudeHooks:
         ask_by: float | None = None,
         env: Mapping[str, str] | None = None,
         live: bool = False,
+        cwd: str | None = None,
     ) -> EventOutcome:
         """Run `event`'s hooks with `payload` as their stdin and decide as Claude Code would.
         Journals an exchange per run and, when any hook ran or a person answered, one Decision.
         An `ask` prompt times out at `ask_by` (time.monotonic()) if that comes before its own
         timeout: a live agent's hook deadline. `env` is added to this event's runs'
         environment. `live`: the event comes from a real Claude Code, whose PermissionRequest
-        the person answers when no hook did, and whose own dialog can ask instead."""
+        the person answers when no hook did, and whose own dialog can ask instead; `cwd` the
+        folder its hooks run in (else the project's)."""
         first: dict[str, CommandHook] = {}
         duplicates = []
         for hook in self.matching(event, payload):
@@ -140,7 +142,7 @@ class ClaudeHooks:
         envs = [hook_env(env or {}, index) for index in range(len(first))]
         runs = await asyncio.gather(
             *(
-                self._run(hook, event, payload, source, turn, own_env, finishing)
+                self._run(hook, event, payload, source, turn, own_env, finishing, cwd)
                 for hook, own_env in zip(first.values(), envs, strict=True)
             )
         )
@@ -166,9 +168,10 @@ class ClaudeHooks:
         turn: str | None,
         env: Mapping[str, str] | None,
         finishing: Iterator[int],
+        cwd: str | None,
     ) -> HookRun:
         gated = GatedCommandHook(hook, self.gate)
-        exchange, run = await gated.call(payload, source=source, turn=turn, env=env)
+        exchange, run = await gated.call(payload, source=source, turn=turn, env=env, cwd=cwd)
         finished = next(finishing)
         answer = read_answer(event, payload, run)
         findings = [*exchange.findings, *answer.findings]

@@ -58,6 +58,7 @@ class ClaudeHost:
             ask_by=relayed.ask_by,
             env=relayed.env,
             live=True,
+            cwd=relayed.cwd,
         )
         return claude_output(fired, relayed.edited_input)
 

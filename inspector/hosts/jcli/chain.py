@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec
@@ -43,6 +43,7 @@ JSONObject = dict[str, Any]
 DEFAULT_BUDGET_S = 30.0
 NOT_FOUND_EXIT = 127
 SKIPPED = "skipped"
+_PER_HOOK_VARIABLES = frozenset({"JCLI_HOOK_DIR", "JCLI_HOOK_EVENT"})
 BUDGET_ERROR = "chain timeout"  # what j-cli's retry loop reports when the budget runs out
 
 
@@ -171,12 +172,22 @@ class JcliChain:
         return any(arg.startswith("-") and "l" in arg for arg in self.shell[1:])
 
     async def fire(
-        self, event: str, context: JSONObject, *, source: str, turn: str | None = None
+        self,
+        event: str,
+        context: JSONObject,
+        *,
+        source: str,
+        turn: str | None = None,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> ChainResult:
+        """Run `event`'s chain on `context`. A live j-cli's event (a relay) brings the user's
+        folder `cwd`, where j-cli runs its hooks, and its JCLI_* variables `env`."""
         hooks = self.hooks.get(event, [])
         if not hooks:
             return ChainResult(event, None)
-        firing = _Firing(self, event, hook_context(event, context, self.cwd), source, turn)
+        context = hook_context(event, context, cwd or self.cwd)
+        firing = _Firing(self, event, context, source, turn, _Where(cwd, live_env(env, cwd)))
         return await firing.run(hooks)
 
     def take_warnings(self, name: str) -> list[Finding]:
@@ -190,13 +201,32 @@ class JcliChain:
         return env
 
 
+def live_env(env: Mapping[str, str] | None, cwd: str | None) -> dict[str, str]:
+    """A live j-cli's variables for the hooks behind the relay: each hook keeps its own
+    JCLI_HOOK_DIR and JCLI_HOOK_EVENT; JCLI_CWD is the user's folder."""
+    kept = {key: value for key, value in (env or {}).items() if key not in _PER_HOOK_VARIABLES}
+    return kept | ({"JCLI_CWD": cwd} if cwd else {})
+
+
+class _Where(NamedTuple):
+    cwd: str | None  # None: the chain's own folder
+    env: dict[str, str]
+
+
 class _Firing:
     """One run of the chain for one event."""
 
     def __init__(
-        self, chain: JcliChain, event: str, context: JSONObject, source: str, turn: str | None
+        self,
+        chain: JcliChain,
+        event: str,
+        context: JSONObject,
+        source: str,
+        turn: str | None,
+        where: _Where,
     ) -> None:
         self.chain = chain
+        self.where = where
         self.event = event
         self.context = context
         self.source = source
@@ -247,6 +277,8 @@ class _Firing:
                 self.context,
                 source=self.source,
                 turn=self.turn,
+                cwd=self.where.cwd,
+                env=self.where.env,
             )
             read = self.read(spec, exchange, run)
             metrics.executions += 1

@@ -48,7 +48,14 @@ class JcliHost:
     async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
         if not isinstance(chain, JcliChain):
             return ABSENT
-        return jcli_output(await chain.fire(relayed.event, relayed.payload, source=relayed.source))
+        fired = await chain.fire(
+            relayed.event,
+            relayed.payload,
+            source=relayed.source,
+            cwd=relayed.cwd,
+            env=relayed.env,
+        )
+        return jcli_output(fired)
 
 
 def _holds_hooks(path: Path) -> bool:

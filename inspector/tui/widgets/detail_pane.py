@@ -166,7 +166,10 @@ def command_view(record: Exchange) -> Text:
     else:
         ending = record.error or record.status
     duration = "" if record.duration_ms is None else f" after {record.duration_ms:.1f} ms"
-    text = Text.assemble(shown(f"{ending}{duration}", BOLD, limit=2_000), "\n\n")
+    text = Text.assemble(shown(f"{ending}{duration}", BOLD, limit=2_000), "\n")
+    if record.cwd:
+        text.append_text(Text.assemble(("ran in ", DIM), shown(record.cwd, limit=2_000), "\n"))
+    text.append("\n")
     text.append_text(_wire("stdin", record.raw_request))
     text.append("\n\n")
     text.append_text(_wire("stdout", record.raw_response))
