@@ -1,14 +1,16 @@
 """Claude Code live: what `hook-inspector relay --host claude` adds to one command-hook run.
 
 Claude Code runs a hook as `/bin/sh -c COMMAND` with the event on stdin, once per event. Baseline:
-a small PreToolUse hook run that way directly. Measured: `sh -c "hook-inspector relay --host
-claude ..."`, which hands the event to a running `hook-inspector serve` whose config runs that
-same hook and answers with its decision. A third series runs the relay with no inspector
+a small PreToolUse hook run that way directly. Measured: the relay command exactly as `install
+claude` writes it (this Python, `-I -S`, the relay's own file, `relay --host claude ...`), which
+hands the event to a running `hook-inspector serve` whose config runs that same hook and answers
+with its decision. A third series runs the relay with no inspector
 listening: the relay's own start (Python and its imports), which is most of what it adds; a
 fourth, `python -c pass`, is Python's own start-up, the floor under any Python hook. The
 series take turns, so load falls on all alike. Like an installed package (pip compiles it), the
-runs use bytecode: it is cached in the run's own folder (PYTHONPYCACHEPREFIX), whatever
-PYTHONDONTWRITEBYTECODE says, so the checkout stays clean.
+runs use bytecode: serve's is cached in the run's own folder (PYTHONPYCACHEPREFIX), whatever
+PYTHONDONTWRITEBYTECODE says; the relay runs isolated (-I ignores PYTHON* variables) and caches
+its few modules beside them, in the __pycache__ folders git ignores.
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bench import Row, row
+from inspector.cli.install import relay_command
 
 CONSOLE_SCRIPT = Path(sys.executable).parent / "hook-inspector"
 TARGET_ADDED_MS = 40.0
+RELAY_TIMEOUT_S = 600  # Claude Code's default handler timeout, which install also writes
 RUNS, QUICK_RUNS = 200, 5
 START_TIMEOUT_S = 60.0
 HOOK = """\
@@ -59,12 +63,8 @@ def run(quick: bool) -> list[Row]:
         hook.write_text(HOOK)
         direct = f"sh {shlex.quote(str(hook))}"
         socket = folder / "relay.sock"
-        relay = shlex.join(
-            [str(CONSOLE_SCRIPT), "relay", "--host", "claude", "--socket", str(socket)]
-        )
-        absent = shlex.join(
-            [str(CONSOLE_SCRIPT), "relay", "--host", "claude", "--socket", str(folder / "none")]
-        )
+        relay = relay_command("claude", RELAY_TIMEOUT_S, socket)  # as install writes it
+        absent = relay_command("claude", RELAY_TIMEOUT_S, folder / "none")
         with serving(folder, direct, socket, env):
             answer = hook_run(relay, env)
             assert b'"permissionDecision":"allow"' in answer, answer  # the hook really decided

@@ -4,12 +4,14 @@ command line is one line on stderr and exit 2."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from inspector.cli.install import relay_command
 from inspector.relay.command_args import CommandArgs, _with_argparse, parse
 
 
@@ -54,9 +56,11 @@ def test_a_bad_command_line_is_one_line_and_exit_2(
     assert error.startswith("hook-inspector relay: error:") and message in error
 
 
-def test_a_command_relay_run_imports_no_pathlib_and_no_argparse(tmp_path: Path) -> None:
-    """It starts once per hook event: pathlib (with re, fnmatch, urllib) and argparse are most of
-    the start-up a relay can avoid."""
+def test_a_command_relay_run_imports_no_pathlib_argparse_typing_or_dataclasses(
+    tmp_path: Path,
+) -> None:
+    """It starts once per hook event: pathlib (with re, fnmatch, urllib), argparse, typing and
+    dataclasses are most of the start-up a relay can avoid."""
     run_then_list_modules = (
         "import sys\n"
         "from inspector.relay.main import main\n"
@@ -76,7 +80,23 @@ def test_a_command_relay_run_imports_no_pathlib_and_no_argparse(tmp_path: Path) 
     assert "no hook-inspector at" in said  # it really ran: no inspector listens there
     modules = said.splitlines()[-1].split()
     assert "inspector.relay.command" in modules
-    assert not {"pathlib", "argparse"} & set(modules)
+    assert not {"pathlib", "argparse", "typing", "dataclasses"} & set(modules)
+
+
+def test_the_installed_relay_command_runs_without_site(tmp_path: Path) -> None:
+    words = shlex.split(relay_command("claude", 600, tmp_path / "none.sock"))
+    python, flags, relay_file, arguments = words[0], words[1:3], words[3], words[4:]
+    done = subprocess.run(
+        [python, *flags, "-X", "importtime", relay_file, *arguments],
+        input=b'{"hook_event_name":"PreToolUse"}\n',
+        capture_output=True,
+        timeout=20,
+    )
+    said = done.stderr.decode()
+    modules = {line.split("|")[-1].strip() for line in said.splitlines() if "|" in line}
+    assert done.returncode == 0 and done.stdout == b"" and "no hook-inspector at" in said
+    assert "inspector.relay.command_main" in modules
+    assert not {"site", "typing", "dataclasses", "pathlib", "argparse", "inspector.cli"} & modules
 
 
 def test_the_console_script_sends_relay_straight_to_the_relay(tmp_path: Path) -> None:

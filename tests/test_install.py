@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,8 +92,14 @@ def test_the_installed_relay_runs_on_the_default_events_with_the_timeout_it_answ
     (handler,) = group["hooks"]  # type: ignore[index]
     assert "matcher" not in group and handler["timeout"] == 90
     words = shlex.split(handler["command"])
-    assert words[1:] == ["relay", "--host", "claude", "--timeout", "90"]
-    assert Path(words[0]).name == "hook-inspector" and Path(words[0]).is_file()
+    # this installation's Python, without site, straight to the relay's file: the fastest start
+    assert words[:3] == [sys.executable, "-I", "-S"]
+    assert Path(words[3]).is_file() and Path(words[3]).parts[-3:] == (
+        "inspector",
+        "relay",
+        "run.py",
+    )
+    assert words[4:] == ["relay", "--host", "claude", "--timeout", "90"]
     loaded = read_claude(project)
     assert {spec.event for spec in loaded.config.command_hooks} == groups.keys()
 

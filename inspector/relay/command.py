@@ -12,10 +12,10 @@ import os
 import socket
 import time
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
 
 from inspector.relay import command_wire
 from inspector.relay.trust import Untrusted, check_listener, check_socket_file
+from inspector.relay.value import Value
 from inspector.relay.wire import answer_by_ms, read_token, refusal
 
 CONNECT_TIMEOUT_S = 1.0
@@ -23,17 +23,23 @@ WELCOME_LIMIT = 64 * 1024
 _CHUNK = 1 << 16
 
 
-class Target(NamedTuple):
+class Target(Value):
     """Which inspector to reach and what to tell it: the host, the label, the handler's
-    timeout, and a Unix socket `path` or a TCP `host_port` with a `token_file`. (Named tuples,
-    not dataclasses: importing dataclasses would add a tenth to the relay's start.)"""
+    timeout, and a Unix socket `path` or a TCP `host_port` with a `token_file`."""
 
-    host: str
-    name: str
-    timeout_ms: int
-    path: str | None = None
-    host_port: tuple[str, int] | None = None
-    token_file: str | None = None
+    __slots__ = ("host", "host_port", "name", "path", "timeout_ms", "token_file")
+
+    def __init__(
+        self,
+        host: str,
+        name: str,
+        timeout_ms: int,
+        path: str | None = None,
+        host_port: tuple[str, int] | None = None,
+        token_file: str | None = None,
+    ) -> None:
+        self.host, self.name, self.timeout_ms = host, name, timeout_ms
+        self.path, self.host_port, self.token_file = path, host_port, token_file
 
     def __str__(self) -> str:
         if self.host_port is not None:
@@ -41,10 +47,11 @@ class Target(NamedTuple):
         return str(self.path)
 
 
-class Output(NamedTuple):
-    stdout: str
-    stderr: str
-    exit_code: int
+class Output(Value):
+    __slots__ = ("exit_code", "stderr", "stdout")
+
+    def __init__(self, stdout: str, stderr: str, exit_code: int) -> None:
+        self.stdout, self.stderr, self.exit_code = stdout, stderr, exit_code
 
 
 ABSENT = Output("", "", 0)  # what the host sees from a hook that says nothing

@@ -6,10 +6,12 @@ and its one-line errors."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
 from inspector.relay.command_wire import DEFAULT_TIMEOUT_MS
+from inspector.relay.value import Value
 from inspector.relay.wire import answer_by_ms
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start
 
 if TYPE_CHECKING:
     import argparse
@@ -25,13 +27,20 @@ inspector listening (or one that does not answer in time) it exits 0 with no out
 hook were absent, and says why on stderr."""
 
 
-class CommandArgs(NamedTuple):
-    host: str
-    socket: str | None
-    connect: tuple[str, int] | None
-    token_file: str | None
-    name: str | None
-    timeout_ms: int
+class CommandArgs(Value):
+    __slots__ = ("connect", "host", "name", "socket", "timeout_ms", "token_file")
+
+    def __init__(
+        self,
+        host: str,
+        socket: str | None,
+        connect: tuple[str, int] | None,
+        token_file: str | None,
+        name: str | None,
+        timeout_ms: int,
+    ) -> None:
+        self.host, self.socket, self.connect = host, socket, connect
+        self.token_file, self.name, self.timeout_ms = token_file, name, timeout_ms
 
 
 def command_host(argv: Sequence[str]) -> str | None:

@@ -8,12 +8,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO
 
 from inspector.relay.command import Target, relay_event
 from inspector.relay.command_args import parse
 from inspector.relay.log import Log
 from inspector.relay.wire import default_socket_location
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 def main(argv: Sequence[str]) -> int:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from inspector.relay.wire import GREETING_KEY, WIRE_VERSION
 
@@ -71,7 +70,7 @@ class BadAnswer(ValueError):
 
 def read_answer(line: bytes) -> tuple[str, str, int]:
     try:
-        message: Any = json.loads(line)
+        message: object = json.loads(line)
     except ValueError:
         raise BadAnswer("not JSON") from None
     if not isinstance(message, dict):

@@ -9,13 +9,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from inspector.relay.command_args import add_endpoint_flags, argparse_type, command_host
 from inspector.relay.command_main import main as command_main
 from inspector.relay.log import Log
 from inspector.relay.wire import DEFAULT_DEADLINES_MS, default_socket_path
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start
 if TYPE_CHECKING:
     import argparse
 

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 WIRE_VERSION = 1
 GREETING_KEY = "hook_inspector_relay"

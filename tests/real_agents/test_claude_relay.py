@@ -6,7 +6,6 @@ the files its Bash tool made or removed, and what it told the model."""
 from __future__ import annotations
 
 import json
-import shlex
 import shutil
 import signal
 import subprocess
@@ -25,6 +24,8 @@ from claude_support import decision, reply, script
 from fake_anthropic import FakeAnthropic, Reply, bash
 from recorded_hooks import write_settings
 
+from inspector.cli.install import relay_command
+
 HOOK_INSPECTOR = Path(sys.executable).parent / "hook-inspector"
 START_TIMEOUT_S = 60.0  # a loaded 2-core machine starts serve in well under this
 RELAY_TIMEOUT_S = 30  # the handler's timeout in settings.json; the relay answers before it
@@ -39,9 +40,9 @@ def socket_path() -> Iterator[Path]:
 
 
 def relay_settings(socket_path: Path) -> dict[str, Any]:
-    relay = [str(HOOK_INSPECTOR), "relay", "--host", "claude", "--socket", str(socket_path)]
-    relay += ["--timeout", str(RELAY_TIMEOUT_S)]
-    handler = {"type": "command", "command": shlex.join(relay), "timeout": RELAY_TIMEOUT_S}
+    """The relay's handler as `hook-inspector install claude` writes it."""
+    relay = relay_command("claude", RELAY_TIMEOUT_S, socket_path)
+    handler = {"type": "command", "command": relay, "timeout": RELAY_TIMEOUT_S}
     return {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}}
 
 
