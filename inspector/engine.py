@@ -241,7 +241,8 @@ class Engine:
             None,
         )
         if command is not None:
-            exchange, _run = await GatedCommandHook(command, self.gate).call(params, source=source)
+            gated = GatedCommandHook(command, self.gate, in_chain=False)
+            exchange, _run = await gated.call(params, source=source)
             return exchange
         hook = GatedHook(self.hooks[hook_name], self.gate, in_chain=False)
         exchange = await hook.call(

@@ -1,5 +1,6 @@
-"""Intercept for command hooks: a j-cli or Claude Code run that matches the filter waits before
-its process starts, until a person forwards it (edited or not) or drops it."""
+"""Intercept for command hooks: a j-cli or Claude Code event that matches the filter waits at its
+entry, before any hook runs (the default target), or each matching run waits before its process
+starts (`@hook`), until a person forwards it (edited or not) or drops it."""
 
 from __future__ import annotations
 
@@ -53,6 +54,59 @@ def host_decisions(engine: Engine) -> list[Decision]:
     return [d for d in engine.journal.of_type(Decision) if d.by != "human"]
 
 
+async def test_a_claude_event_edited_at_its_entry_reaches_every_hook_and_the_tool(
+    tmp_path: Path,
+) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    hooks = [claude_spec(f"cat > {shlex.quote(str(log))}") for log in (first, second)]
+    context = tool_event(command="rm -rf /")
+    async with Engine(claude_config(tmp_path, *hooks)) as engine:
+        engine.set_intercept("method:PreToolUse")
+        task = asyncio.create_task(engine.send_through_pipeline("PreToolUse", context))
+        (waiting,) = await held(engine)
+        entry = waiting.exchange
+        assert (entry.hook, entry.stage_entry, entry.params) == ("", True, context)
+        assert "every hook" in entry.findings[0].message
+        assert not first.exists() and not second.exists()  # no hook has run yet
+        edited = copy.deepcopy(context)
+        edited["tool_input"]["command"] = "echo safe"
+        assert engine.forward(entry.seq, edited)
+        outcome = await task
+    assert json.loads(first.read_text()) == edited == json.loads(second.read_text())
+    assert outcome.updated_input == edited["tool_input"]  # the tool runs the edited call too
+    assert engine.held == [] and entry.action == "forwarded edited"
+    assert human_decisions(engine) == [("PreToolUse", "forwarded edited", "Bash")]
+
+
+async def test_a_claude_event_dropped_at_its_entry_runs_no_hook(tmp_path: Path) -> None:
+    log = tmp_path / "stdin.json"
+    config = claude_config(tmp_path, claude_spec(recording_guard(log), name="guard"))
+    async with Engine(config) as engine:
+        engine.set_intercept("tool:Bash")
+        task = asyncio.create_task(engine.send_through_pipeline("PreToolUse", tool_event()))
+        (waiting,) = await held(engine)
+        assert engine.drop(waiting.seq)
+        outcome = await task
+    assert not log.exists() and outcome.runs == () and outcome.verdict == "continue"
+    assert waiting.exchange.action == "dropped"
+
+
+async def test_a_jcli_event_edited_at_its_entry_reaches_every_hook(tmp_path: Path) -> None:
+    log = tmp_path / "seen.jsonl"
+    config = jcli_config(tmp_path, jcli_spec("one", record(log)), jcli_spec("two", record(log)))
+    context = {"tool_name": "Bash", "tool_arguments": '{"command":"rm -rf /"}'}
+    async with Engine(config) as engine:
+        engine.set_intercept("tool:Bash")
+        task = asyncio.create_task(engine.send_through_pipeline("pre_tool_execution", context))
+        (waiting,) = await held(engine)
+        assert waiting.exchange.stage_entry and recorded(log) == []
+        edited = {**waiting.exchange.params, "tool_arguments": '{"command":"ls"}'}
+        assert engine.forward(waiting.seq, edited)
+        result = await task
+    assert [seen["context"] for seen in recorded(log)] == [edited, edited]
+    assert len(result.runs) == 2 and engine.held == []
+
+
 async def test_a_held_claude_run_is_edited_and_the_hook_gets_the_edited_stdin(
     tmp_path: Path,
 ) -> None:
@@ -60,7 +114,7 @@ async def test_a_held_claude_run_is_edited_and_the_hook_gets_the_edited_stdin(
     config = claude_config(tmp_path, claude_spec(recording_guard(log), name="guard"))
     context = tool_event(command="rm -rf /")
     async with Engine(config) as engine:
-        engine.set_intercept("method:PreToolUse")
+        engine.set_intercept("@hook method:PreToolUse")
         task = asyncio.create_task(engine.send_through_pipeline("PreToolUse", context))
         (waiting,) = await held(engine)
         exchange = waiting.exchange
@@ -84,7 +138,7 @@ async def test_a_dropped_claude_run_never_starts_and_claude_goes_on_as_after_a_f
     log = tmp_path / "stdin.json"
     config = claude_config(tmp_path, claude_spec(recording_guard(log), name="guard"))
     async with Engine(config) as engine:
-        engine.set_intercept("hook:guard")
+        engine.set_intercept("@hook hook:guard")
         context = tool_event(command="rm -rf /")
         task = asyncio.create_task(engine.send_through_pipeline("PreToolUse", context))
         (waiting,) = await held(engine)
@@ -108,7 +162,7 @@ async def test_a_held_jcli_run_forwarded_unchanged_gets_the_context_as_the_chain
     config = jcli_config(tmp_path, jcli_spec("guard", record(log)))
     context = {"tool_name": "Bash", "tool_arguments": '{"command":"ls"}'}
     async with Engine(config) as engine:
-        engine.set_intercept("hook:guard & tool:Bash")
+        engine.set_intercept("@hook hook:guard & tool:Bash")
         task = asyncio.create_task(engine.send_through_pipeline("pre_tool_execution", context))
         (waiting,) = await held(engine)
         sent = waiting.exchange.params
@@ -127,7 +181,7 @@ async def test_a_dropped_jcli_run_fails_and_on_error_stop_ends_the_chain(tmp_pat
     log = tmp_path / "seen.jsonl"
     config = jcli_config(tmp_path, jcli_spec("guard", record(log), on_error="stop"))
     async with Engine(config) as engine:
-        engine.set_intercept("method:pre_tool_execution")
+        engine.set_intercept("@hook method:pre_tool_execution")
         context = {"tool_name": "Bash"}
         task = asyncio.create_task(engine.send_through_pipeline("pre_tool_execution", context))
         (waiting,) = await held(engine)

@@ -1,5 +1,6 @@
-"""The intercept in the UI holds a Claude Code hook run: the same keys as for a JSON-RPC request
-edit its stdin context and forward it, and the hook process gets the edit."""
+"""The intercept in the UI holds a Claude Code event at its entry, before its hooks: the same keys
+as for a JSON-RPC request edit its stdin context and forward it, and the hook process gets the
+edit."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from inspector.journal.records import STATUS_OK, Decision
 from inspector.tui.screens.composer import ComposerScreen
 
 
-async def test_e_edits_a_held_claude_run_and_the_hook_gets_the_edited_stdin(
+async def test_e_edits_a_held_claude_event_and_the_hook_gets_the_edited_stdin(
     tmp_path: Path,
 ) -> None:
     log = tmp_path / "stdin.json"

@@ -7,11 +7,13 @@ they were, or edited) or drops them. Where they wait is the intercept's target:
   that hook gets, and a drop is a timeout to the host.
 
 A request sent straight to one hook (the composer, replay) has no chain: it waits in either
-mode. A command hook's run (its stdin context) waits at the same gate, per hook."""
+mode. Command hooks (j-cli, Claude Code) follow the same two targets: the host's event (its stdin
+context) waits at its entry, before any hook runs, or each hook's run waits on its own."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -62,6 +64,12 @@ def split_target(expression: str) -> tuple[str, str]:
 def edit_effect(exchange: Exchange) -> str:
     """What forwarding an edit of this held call changes, in words the UI shows."""
     stage = STAGE_FOR_METHOD.get(exchange.method, exchange.method)
+    if exchange.stage_entry and exchange.by_command:
+        return (
+            f"held at the agent's entry to {stage}, before any hook: an edit changes what every "
+            "hook gets (a PreToolUse's tool_input also reaches the tool, as updatedInput); drop: "
+            "no hook runs, as if none listened"
+        )
     if exchange.stage_entry:
         if stage == "approve_tool":
             return (
@@ -166,19 +174,46 @@ class Gate:
             status=STATUS_HELD,
             stage_entry=True,
         )
-        if not self.predicate(candidate):
+        return await self._entry(candidate, params)
+
+    async def enter_event(
+        self, event: str, context: dict[str, Any], *, source: str, turn: str | None
+    ) -> dict[str, Any] | None:
+        """A command host's event (its hooks' stdin context) entering its hooks: held before
+        any of them runs when intercepting at the stage and the predicate matches. The context
+        every hook gets (edited or not), or None when the person dropped it."""
+        if self.predicate is None or self.at != AT_STAGE:
+            return context
+        candidate = Exchange(
+            method=event,
+            request=dict(context),
+            raw_request=json.dumps(context, separators=(",", ":"), ensure_ascii=False),
+            source=source,
+            turn=turn,
+            status=STATUS_HELD,
+            stage_entry=True,
+        )
+        return await self._entry(candidate, context)
+
+    async def _entry(self, candidate: Exchange, params: dict[str, Any]) -> dict[str, Any] | None:
+        if not self.predicate or not self.predicate(candidate):
             return params
         held = await self.hold(candidate, params)
         if held is None:
             return None
         exchange = held.exchange
+        forwarded: dict[str, Any] = held.params
+        sent: dict[str, Any] = {}
+        if exchange.by_command and exchange.edited:  # its request is what every hook got
+            raw = json.dumps(forwarded, separators=(",", ":"), ensure_ascii=False)
+            sent = {"request": forwarded, "raw_request": raw}
         self.journal.amend(
             exchange,
             status=STATUS_OK,
             action=FORWARDED_EDITED if exchange.edited else FORWARDED,
             duration_ms=round(held.age_s * 1000, 3),
+            **sent,
         )
-        forwarded: dict[str, Any] = held.params
         return forwarded
 
     async def hold(self, candidate: Exchange, params: Any) -> Held | None:
@@ -319,12 +354,14 @@ class GatedHook:
 
 class GatedCommandHook:
     """A command hook behind the gate: a run the predicate matches is journalled as held, with
-    its stdin context as the request, before its process starts. Dropped, it never starts, and
-    the host reads it as a run that failed."""
+    its stdin context as the request, before its process starts; in a chain only when
+    intercepting at each hook (at the stage, the event was held before its hooks). Dropped, it
+    never starts, and the host reads it as a run that failed."""
 
-    def __init__(self, inner: CommandHook, gate: Gate) -> None:
+    def __init__(self, inner: CommandHook, gate: Gate, *, in_chain: bool = True) -> None:
         self.inner = inner
         self.gate = gate
+        self.in_chain = in_chain
 
     async def call(
         self,
@@ -337,7 +374,8 @@ class GatedCommandHook:
         cwd: str | None = None,
     ) -> tuple[Exchange, CommandRun]:
         exchange = None
-        if self.gate.predicate is not None:
+        holds_here = self.gate.at == AT_HOOK or not self.in_chain
+        if self.gate.predicate is not None and holds_here:
             candidate = self.inner.exchange_for(context, source=source, turn=turn, cwd=cwd)
             candidate.status = STATUS_HELD
             if self.gate.predicate(candidate):

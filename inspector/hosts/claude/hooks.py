@@ -29,7 +29,7 @@ from inspector.hooks.approvals import (
 from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.severity import severity_of
 from inspector.hosts.claude.answer import ALLOW, ASK, CONTINUE, DENY, ERROR, read_answer
-from inspector.hosts.claude.events import MATCH_FIELDS, PERMISSION_REQUEST, matches
+from inspector.hosts.claude.events import MATCH_FIELDS, PERMISSION_REQUEST, PRE_TOOL_USE, matches
 from inspector.hosts.claude.findings import (
     ask_denied_unattended,
     last_to_finish,
@@ -131,7 +131,16 @@ class ClaudeHooks:
         timeout: a live agent's hook deadline. `env` is added to this event's runs'
         environment. `live`: the event comes from a real Claude Code, whose PermissionRequest
         the person answers when no hook did, and whose own dialog can ask instead; `cwd` the
-        folder its hooks run in (else the project's)."""
+        folder its hooks run in (else the project's). Unless live (the bridge held a relayed
+        event already), the event first passes the intercept's stage entry, where a person can
+        edit it for every hook or drop it so that none runs."""
+        edited_input = None
+        if not live:
+            entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
+            if entered is None:
+                return EventOutcome(event, payload)
+            edited_input = _edited_tool_input(event, payload, entered)
+            payload = entered
         first: dict[str, CommandHook] = {}
         duplicates = []
         for hook in self.matching(event, payload):
@@ -147,6 +156,8 @@ class ClaudeHooks:
             )
         )
         outcome = combine(event, payload, tuple(runs), tuple(duplicates))
+        if edited_input is not None and outcome.updated_input is None and not outcome.blocked:
+            outcome = replace(outcome, updated_input=edited_input)  # as the relay answers it
         if (why := timing_decides(outcome)) and outcome.winner:
             self.journal.add_findings(outcome.winner.exchange, last_to_finish(why))
         if live:
@@ -281,3 +292,11 @@ class ClaudeHooks:
 def _undecided_permission(outcome: EventOutcome) -> bool:
     """A PermissionRequest none of the hooks answered: Claude Code is about to ask its user."""
     return outcome.event == PERMISSION_REQUEST and outcome.verdict == CONTINUE
+
+
+def _edited_tool_input(event: str, sent: JSONObject, entered: JSONObject) -> JSONObject | None:
+    """A PreToolUse's tool_input as a person changed it at the entry, else None."""
+    if event != PRE_TOOL_USE or entered.get("tool_input") == sent.get("tool_input"):
+        return None
+    edited = entered.get("tool_input")
+    return edited if isinstance(edited, dict) else None

@@ -180,13 +180,21 @@ class JcliChain:
         turn: str | None = None,
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
+        live: bool = False,
     ) -> ChainResult:
-        """Run `event`'s chain on `context`. A live j-cli's event (a relay) brings the user's
-        folder `cwd`, where j-cli runs its hooks, and its JCLI_* variables `env`."""
+        """Run `event`'s chain on `context`. A live j-cli's event (a relay, which the bridge
+        held at its entry already) brings the user's folder `cwd`, where j-cli runs its hooks,
+        and its JCLI_* variables `env`; any other first passes the intercept's stage entry,
+        where a person can edit the context for every hook or drop it so that none runs."""
         hooks = self.hooks.get(event, [])
         if not hooks:
             return ChainResult(event, None)
         context = hook_context(event, context, cwd or self.cwd)
+        if not live:
+            entered = await self.gate.enter_event(event, context, source=source, turn=turn)
+            if entered is None:
+                return ChainResult(event, None)
+            context = entered
         firing = _Firing(self, event, context, source, turn, _Where(cwd, live_env(env, cwd)))
         return await firing.run(hooks)
 

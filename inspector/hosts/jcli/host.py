@@ -54,6 +54,7 @@ class JcliHost:
             source=relayed.source,
             cwd=relayed.cwd,
             env=relayed.env,
+            live=True,
         )
         return jcli_output(fired)
 
