@@ -34,7 +34,7 @@ async def test_p_with_nothing_pending_says_so(tmp_path: Path) -> None:
 
 
 async def test_an_unknown_keymap_id_is_reported_with_its_line(tmp_path: Path) -> None:
-    (tmp_path / SETTINGS_FILE).write_text("keymap:\n  app.compose: k\n  app.composer: m\n")
+    (tmp_path / SETTINGS_FILE).write_text("keymap:\n  app.compose: o\n  app.composer: m\n")
     notes: list[str] = []
     app = live_app(config_of(), tmp_path)
     async with running(app, message_hook=collect(notes)) as pilot:  # type: ignore[arg-type]
@@ -42,6 +42,17 @@ async def test_an_unknown_keymap_id_is_reported_with_its_line(tmp_path: Path) ->
         [report] = [note for note in notes if "app.composer" in note]
         assert f"{SETTINGS_FILE}:3:" in report and 'did you mean "app.compose"' in report
         assert not any("app.compose:" in note or '"app.compose" ' in note for note in notes)
+
+
+async def test_a_keymap_key_a_panel_takes_first_is_reported(tmp_path: Path) -> None:
+    (tmp_path / SETTINGS_FILE).write_text('keymap:\n  app.compose: "k"\n  app.quit: "q"\n')
+    notes: list[str] = []
+    app = live_app(config_of(), tmp_path)
+    async with running(app, message_hook=collect(notes)) as pilot:  # type: ignore[arg-type]
+        await until(pilot, lambda: any("app.compose" in note for note in notes), what=str(notes))
+    [report] = [note for note in notes if "app.compose" in note]
+    assert "k for app.compose" in report and "records.cursor_up" in report
+    assert not any("app.quit" in note for note in notes)  # q is no panel's key
 
 
 async def test_keys_typed_right_after_slash_land_in_the_filter(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from inspector.reload.failed_start import failed_start_text
 from inspector.reload.watcher import Reloader
 from inspector.safe_text import one_line, printable
 from inspector.scenario import load_scenario
-from inspector.tui.binding_ids import binding_ids
+from inspector.tui.binding_ids import binding_ids, shadowed_keys
 from inspector.tui.clipboard import copy_text
 from inspector.tui.screens.approval import ApprovalScreen, PromptView
 from inspector.tui.screens.composer import COMPOSE_TITLE, ComposeRequest, ComposerScreen
@@ -178,7 +178,7 @@ class InspectorApp(App[int]):
 
     def _load_settings(self) -> Settings:
         settings, problems = load_settings(self._settings_dir, binding_ids(type(self)))
-        self._settings_problems = problems
+        self._settings_problems = [*problems, *shadowed_keys(settings.keymap, type(self))]
         return settings
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
