@@ -71,3 +71,31 @@ async def test_find_in_the_request_tab_selects_each_match_in_turn() -> None:
         assert area.selection != first  # the next one: "agent:main:main"
         assert area.selected_text.lower() == "agent"
         assert not pane.find("no such text")
+
+
+async def test_space_folds_the_object_under_the_cursor_and_minus_outlines_the_whole() -> None:
+    journal = Journal()
+    record = journal.append(tool_call())
+    pane = DetailPane(journal)
+    async with harness(pane).run_test(size=(100, 40)) as pilot:
+        pane.show(record)
+        area = pane.query_one(f"#{tab_id('request')}").query_one(TextArea)
+        await until(pilot, lambda: '"tool"' in area.text)
+        unfolded = area.text
+        (meta,) = lines_with(unfolded, "meta")
+        area.focus()
+        area.move_cursor((meta + 1, 0))  # inside meta: its AgentID line
+        await pilot.press("space")
+        assert '"meta": {…3 keys},' in area.text and '"AgentID"' not in area.text
+        assert area.cursor_location[0] == meta  # on the folded line, ready to unfold
+        await pilot.press("space")
+        assert area.text == unfolded
+
+        await pilot.press("minus")  # an outline: every object below the top folded
+        assert '"params": {…4 keys}' in area.text and '"tool"' not in area.text
+        await pilot.press("minus")
+        assert area.text == unfolded
+
+        pane.show(None)
+        pane.show(record)  # another record's folds are its own: shown afresh, unfolded
+        await until(pilot, lambda: area.text == unfolded)

@@ -6,11 +6,12 @@ import difflib
 import json
 from bisect import bisect_left
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widget import Widget
@@ -23,7 +24,8 @@ from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
 from inspector.protocol.stages import RESULT_KEY, STAGE_FOR_METHOD
 from inspector.safe_text import one_line, printable, shown
 from inspector.tui.widgets.exchange_list import LIVE_STATUSES
-from inspector.tui.widgets.json_view import MAX_LINES, capped, json_text, leading, pretty_lines
+from inspector.tui.widgets.json_fold import FoldedJson, JsonPath, fold_json
+from inspector.tui.widgets.json_view import MAX_LINES, capped, leading, pretty_lines
 from inspector.tui.widgets.record_list import REFRESH_S, clock
 from inspector.tui.widgets.styles import BOLD, DIM, VERDICT_STYLE, severity_style
 from inspector.tui.widgets.text_search import find_next
@@ -56,39 +58,52 @@ def tab_id(tab: str) -> str:
 # ---- what each tab shows ----------------------------------------------------------------------
 
 
-def request_view(record: Record | None) -> tuple[str, str | None]:
-    """Text and language of the Request tab."""
+class TabView(NamedTuple):
+    text: str
+    language: str | None  # "json", or None for plain text
+    folds: FoldedJson | None = None  # JSON: which line opens and lies in which container
+
+
+def request_view(record: Record | None, folded: frozenset[JsonPath] = frozenset()) -> TabView:
+    """The Request tab, with the containers at `folded` folded."""
     if record is None:
-        return NOTHING, None
+        return TabView(NOTHING, None)
     if isinstance(record, Exchange):
         return (
-            (json_text(leading(record.request)), "json") if record.request else ("no request", None)
+            _json(leading(record.request), folded)
+            if record.request
+            else TabView("no request", None)
         )
     if isinstance(record, Event):
-        return json_text(record.payload), "json"
+        return _json(record.payload, folded)
     if isinstance(record, Noise):
-        return f"{NOT_APPLICABLE}: a stdout line that answered no call", None
-    return json_text(record.to_json()), "json"
+        return TabView(f"{NOT_APPLICABLE}: a stdout line that answered no call", None)
+    return _json(record.to_json(), folded)
 
 
-def response_view(record: Record | None) -> tuple[str, str | None]:
+def response_view(record: Record | None, folded: frozenset[JsonPath] = frozenset()) -> TabView:
     if record is None:
-        return NOTHING, None
+        return TabView(NOTHING, None)
     if isinstance(record, Exchange):
         if record.response is not None:
-            return json_text(leading(record.response)), "json"
+            return _json(leading(record.response), folded)
         if record.status in LIVE_STATUSES:
-            return f"no answer yet ({one_line(record.status)})", None
-        return (
+            return TabView(f"no answer yet ({one_line(record.status)})", None)
+        return TabView(
             f"no answer: {one_line(record.status)}  {one_line(record.error or '')}".rstrip(),
             None,
         )
     if isinstance(record, Noise):
         try:
-            return json_text(json.loads(record.line)), "json"
+            return _json(json.loads(record.line), folded)
         except ValueError:
-            return f"{NOT_APPLICABLE}: the line is not JSON", None
-    return NOT_APPLICABLE, None
+            return TabView(f"{NOT_APPLICABLE}: the line is not JSON", None)
+    return TabView(NOT_APPLICABLE, None)
+
+
+def _json(value: Any, folded: frozenset[JsonPath]) -> TabView:
+    folds = fold_json(value, folded)
+    return TabView("\n".join(capped(folds.lines)), "json", folds)
 
 
 def diff_view(record: Record | None) -> Text:
@@ -279,6 +294,20 @@ class DetailPane(Widget):
     """
 
     TABS: ClassVar[tuple[str, ...]] = tuple(TITLES)
+    HELP = """\
+## Detail
+
+The selected row in six tabs: Request and Response (its JSON, the fields that matter first),
+Diff (what the hook changed, or an approval's verdict), Raw (the exact lines on the wire, or a
+command hook's stdin, stdout, stderr, exit code and folder), Stderr (its hook's stderr around
+the call) and Findings. `1`-`6` or `[` / `]` switch tabs, `ctrl+f` finds text in a JSON tab.
+In the Request and Response tabs `space` folds the object or array under the cursor (or the
+one it is in) to one line, and unfolds it again; `-` folds everything below the top level, an
+outline of the call, and unfolds all when anything is folded."""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "fold", "Fold/unfold", show=False, id="detail.fold"),
+        Binding("minus", "fold_all", "Outline/all", show=False, id="detail.fold_all"),
+    ]
 
     def __init__(
         self,
@@ -295,6 +324,8 @@ class DetailPane(Widget):
         self._labels_stale = True
         self._unsubscribe: Callable[[], None] | None = None
         self._wake_timer: Timer | None = None
+        self._folded: dict[str, frozenset[JsonPath]] = {}  # JSON tab -> its folded containers
+        self._folds: dict[str, FoldedJson | None] = {}  # JSON tab -> its lines as last built
 
     def compose(self) -> ComposeResult:
         with TabbedContent():
@@ -357,6 +388,7 @@ class DetailPane(Widget):
         """Show `record` (None: nothing). The tabs follow on the next tick."""
         if record is not self._record:
             self._record = record
+            self._folded.clear()
             self._mark_stale(*self.TABS)
 
     def on_mount(self) -> None:
@@ -429,7 +461,9 @@ class DetailPane(Widget):
         pane = self.query_one(f"#{tab_id(tab)}", TabPane)
         if tab in JSON_TABS:
             view = request_view if tab == "request" else response_view
-            text, language = view(self._record)
+            text, language, self._folds[tab] = view(
+                self._record, self._folded.get(tab, frozenset())
+            )
             area = pane.query_one(TextArea)
             if area.text != text or area.language != language:
                 area.language = language
@@ -438,3 +472,38 @@ class DetailPane(Widget):
             pane.query_one(Static).update(stderr_view(self._record, self._stderr()))
         else:
             pane.query_one(Static).update(STATIC_VIEWS[tab](self._record))
+
+    # ---- folding ----------------------------------------------------------------------------
+
+    def action_fold(self) -> None:
+        """Fold or unfold the object or array the cursor is on (or in), in a JSON tab."""
+        tab, folds = self.active_tab, self._folds.get(self.active_tab)
+        if folds is None:
+            self.notify("Folding works on the JSON of the Request and Response tabs.")
+            return
+        line = self._area(tab).cursor_location[0]
+        path = folds.target(line) if line < MAX_LINES else None
+        if path is not None:
+            self._refold(tab, self._folded.get(tab, frozenset()) ^ {path}, path)
+
+    def action_fold_all(self) -> None:
+        """Fold everything below the top level (an outline), or unfold all when anything is."""
+        tab, folds = self.active_tab, self._folds.get(self.active_tab)
+        if folds is None:
+            self.notify("Folding works on the JSON of the Request and Response tabs.")
+            return
+        if self._folded.get(tab):
+            self._refold(tab, frozenset(), ())
+        else:
+            top = frozenset(path for path in folds.opens if path is not None and len(path) == 1)
+            self._refold(tab, top, ())
+
+    def _refold(self, tab: str, folded: frozenset[JsonPath], keep: JsonPath) -> None:
+        self._folded[tab] = folded
+        self._build_tab(tab)
+        folds = self._folds.get(tab)
+        if folds is not None:
+            self._area(tab).move_cursor((folds.line_of(keep), 0))
+
+    def _area(self, tab: str) -> TextArea:
+        return self.query_one(f"#{tab_id(tab)}", TabPane).query_one(TextArea)
