@@ -3,11 +3,12 @@ reason of an answer, above meta and context; long strings wrap instead of runnin
 
 from __future__ import annotations
 
+from rich.text import Text
 from test_tui_widgets import harness, until
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, Static, TextArea
 
 from inspector.journal.journal import Journal
-from inspector.journal.records import Exchange
+from inspector.journal.records import Exchange, Finding
 from inspector.tui.widgets.detail_pane import DetailPane, tab_id
 
 META = {"AgentID": "main", "TurnID": "turn-1", "SessionKey": "agent:main:main"}
@@ -99,3 +100,35 @@ async def test_space_folds_the_object_under_the_cursor_and_minus_outlines_the_wh
         pane.show(None)
         pane.show(record)  # another record's folds are its own: shown afresh, unfolded
         await until(pilot, lambda: area.text == unfolded)
+
+
+async def test_find_in_the_findings_tab_marks_each_match_in_turn() -> None:
+    journal = Journal()
+    call = tool_call()
+    call.findings = [
+        Finding("slow-hook", "warning", "took 900 ms"),
+        Finding("stdin-unread", "info", "the hook was slow to read"),
+    ]
+    record = journal.append(call)
+    pane = DetailPane(journal)
+    async with harness(pane).run_test(size=(100, 40)) as pilot:
+        pane.show(record)
+        pane.open_tab("findings")
+        body = pane.query_one(f"#{tab_id('findings')}").query_one(Static)
+        await until(pilot, lambda: "slow-hook" in str(body.content))
+
+        def marked() -> list[tuple[int, str]]:
+            content = body.content
+            assert isinstance(content, Text)
+            spans = [span for span in content.spans if "reverse" in str(span.style)]
+            return [(span.start, content.plain[span.start : span.end]) for span in spans]
+
+        assert pane.find("SLOW")
+        [(first, word)] = marked()
+        assert word == "slow"  # in slow-hook
+        assert pane.find("slow")
+        [(second, word)] = marked()
+        assert word == "slow" and second > first  # "slow to read", the next one
+        assert pane.find("slow")
+        assert marked() == [(first, "slow")]  # round the end
+        assert not pane.find("nowhere")

@@ -300,7 +300,7 @@ class DetailPane(Widget):
 The selected row in six tabs: Request and Response (its JSON, the fields that matter first),
 Diff (what the hook changed, or an approval's verdict), Raw (the exact lines on the wire, or a
 command hook's stdin, stdout, stderr, exit code and folder), Stderr (its hook's stderr around
-the call) and Findings. `1`-`6` or `[` / `]` switch tabs, `ctrl+f` finds text in a JSON tab.
+the call) and Findings. `1`-`6` or `[` / `]` switch tabs, `ctrl+f` finds text in any tab.
 In the Request and Response tabs `space` folds the object or array under the cursor (or the
 one it is in) to one line, and unfolds it again; `-` folds everything below the top level, an
 outline of the call, and unfolds all when anything is folded."""
@@ -326,6 +326,8 @@ outline of the call, and unfolds all when anything is folded."""
         self._wake_timer: Timer | None = None
         self._folded: dict[str, frozenset[JsonPath]] = {}  # JSON tab -> its folded containers
         self._folds: dict[str, FoldedJson | None] = {}  # JSON tab -> its lines as last built
+        self._texts: dict[str, Text] = {}  # other tab -> its text as last built, for find
+        self._found_at: dict[str, int] = {}  # other tab -> where the next find starts
 
     def compose(self) -> ComposeResult:
         with TabbedContent():
@@ -368,16 +370,33 @@ outline of the call, and unfolds all when anything is folded."""
         self.find(event.value)
 
     def find(self, text: str) -> bool:
-        """Select the next match of `text` in the Request or Response tab."""
+        """Select (in a JSON tab) or mark and scroll to (in the others) the next match of
+        `text` in the open tab, ignoring case, round the end."""
         tab = self.active_tab
-        if tab not in JSON_TABS:
-            self.notify("Search finds text in the Request and Response tabs.", severity="warning")
+        in_json = tab in JSON_TABS
+        found = find_next(self._area(tab), text) if in_json else self._mark_next(tab, text)
+        if not found:
+            self.notify(f"{one_line(text)!r} is not in the {TITLES[tab]} tab.", severity="warning")
+        return found
+
+    def _mark_next(self, tab: str, text: str) -> bool:
+        shown = self._texts.get(tab)
+        if shown is None or not text:
             return False
-        area = self.query_one(f"#{tab_id(tab)}", TabPane).query_one(TextArea)
-        if find_next(area, text):
-            return True
-        self.notify(f"{one_line(text)!r} is not in the {TITLES[tab]} tab.", severity="warning")
-        return False
+        plain, needle = shown.plain.lower(), text.lower()
+        start = plain.find(needle, self._found_at.get(tab, 0))
+        if start < 0:
+            start = plain.find(needle)
+        if start < 0:
+            return False
+        self._found_at[tab] = start + len(needle)
+        marked = shown.copy()
+        marked.stylize("reverse", start, start + len(needle))
+        pane = self.query_one(f"#{tab_id(tab)}", TabPane)
+        pane.query_one(Static).update(marked)
+        line = plain.count("\n", 0, start)
+        pane.query_one(VerticalScroll).scroll_to(y=max(0, line - 2), animate=False)
+        return True
 
     def step_tab(self, step: int) -> None:
         """The next (1) or previous (-1) tab, round the end."""
@@ -468,10 +487,13 @@ outline of the call, and unfolds all when anything is folded."""
             if area.text != text or area.language != language:
                 area.language = language
                 area.load_text(text)
-        elif tab == "stderr":
-            pane.query_one(Static).update(stderr_view(self._record, self._stderr()))
         else:
-            pane.query_one(Static).update(STATIC_VIEWS[tab](self._record))
+            if tab == "stderr":
+                text = stderr_view(self._record, self._stderr())
+            else:
+                text = STATIC_VIEWS[tab](self._record)
+            self._texts[tab], self._found_at[tab] = text, 0
+            pane.query_one(Static).update(text)
 
     # ---- folding ----------------------------------------------------------------------------
 
