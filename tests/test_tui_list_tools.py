@@ -44,6 +44,22 @@ async def test_mark_clear_and_copy_raw_lines(
         await until(pilot, lambda: len(rows.rows) == 1, what="only the new call")
 
 
+async def test_marked_yes_filters_the_marked_rows_and_follows_new_marks(tmp_path: Path) -> None:
+    app = live_app(config_of(scripted("alpha"), scripted("beta")), tmp_path)
+    async with running(app) as pilot:
+        await until(pilot, lambda: len(listed(app)) == 2, what="two hellos")
+        rows = exchange_list(app)
+        await pilot.press("g", "m")  # mark the first row
+        marked = rows.rows[0]
+        await pilot.press("slash", *"marked:yes", "enter")
+        await until(pilot, lambda: list(rows.rows) == [marked], what="only the marked row")
+        await pilot.press("m")  # unmarked: it no longer matches
+        await until(pilot, lambda: not rows.rows, what="an empty list")
+        await pilot.press("slash")
+        app.query_one("#filter", Input).value = "marked:no"
+        await until(pilot, lambda: len(rows.rows) == 2, what="both rows, none marked")
+
+
 async def test_highlight_mode_marks_matches_and_hides_nothing(tmp_path: Path) -> None:
     app = live_app(config_of(scripted("alpha"), scripted("beta")), tmp_path)
     async with running(app) as pilot:

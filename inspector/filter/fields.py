@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
@@ -152,7 +152,8 @@ FIELDS: dict[str, Field] = {
     "finding": Field(many={t: _finding_values("code") for t in ("exchange", "event", "noise")}),
     "host": Field(one=dict.fromkeys(RECORD_TYPES, _host)),
 }
-FIELD_NAMES = (*FIELDS, "type")
+FIELD_NAMES = (*FIELDS, "type", "marked")
+MARKED_VALUES = ("yes", "no")
 
 
 _WITH_FINDINGS = frozenset({"exchange", "event", "noise"})
@@ -184,6 +185,20 @@ def compile_field(token: Token) -> Plan:
     if known is not None and matches_none(patterns, known):
         raise FilterError(unknown_value(name, token.value, known), token.value_pos)
     return _field_plan(spec, patterns)
+
+
+def marked_term(token: Token, marked: Collection[int]) -> Plan:
+    """`marked:yes` / `marked:no`: the rows a person marked in the list (their seqs in
+    `marked`, read when a record is tested, so later marks count)."""
+    value = token.value.lower()
+    if value not in MARKED_VALUES:
+        raise FilterError(unknown_value("marked", token.value, MARKED_VALUES), token.value_pos)
+    wanted = value == "yes"
+
+    def test(record: Record) -> bool:
+        return (record.seq in marked) is wanted
+
+    return lambda _kind: test
 
 
 def _type_term(token: Token) -> Plan:

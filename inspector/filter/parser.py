@@ -10,12 +10,12 @@ Keywords are case-insensitive. Plain words of one `and` are searched together in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
 from inspector.filter.combine import Plan, Predicate, both, constant, either, finish, negate
 from inspector.filter.errors import FilterError
-from inspector.filter.fields import compile_field, has_finding
+from inspector.filter.fields import compile_field, has_finding, marked_term
 from inspector.filter.lexer import Kind, Token, tokenize
 from inspector.filter.text import text_term
 
@@ -23,9 +23,10 @@ _STARTS_TERM = frozenset({Kind.LPAREN, Kind.NOT, Kind.TEXT, Kind.FIELD})
 MAX_DEPTH = 50  # nested '(' and '!' together; keeps parsing and evaluation far from the stack limit
 
 
-def compile_filter(text: str) -> Predicate:
-    """Compile `text`; an empty expression matches every record. Raises only FilterError."""
-    parser = _Parser(tokenize(text))
+def compile_filter(text: str, marked: Collection[int] = frozenset()) -> Predicate:
+    """Compile `text`; an empty expression matches every record. `marked` holds the seqs of
+    the rows a person marked (for `marked:yes`). Raises only FilterError."""
+    parser = _Parser(tokenize(text), marked)
     if parser.peek().kind is Kind.END:
         return finish(constant(True))
     plan = parser.expression()
@@ -36,8 +37,9 @@ def compile_filter(text: str) -> Predicate:
 
 
 class _Parser:
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: list[Token], marked: Collection[int]) -> None:
         self._tokens = tokens
+        self._marked = marked
         self._index = 0
         self._depth = 0
 
@@ -108,6 +110,8 @@ class _Parser:
             with self._nested(token):
                 return self._group(token)
         if token.kind is Kind.FIELD:
+            if token.name.lower() == "marked":
+                return marked_term(token, self._marked)
             return compile_field(token)
         if token.kind is Kind.TEXT:
             return has_finding if _is_finding(token) else text_term([token.value])

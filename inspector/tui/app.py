@@ -407,7 +407,8 @@ class InspectorApp(App[int]):
         from inspector.filter import FilterError, compile_filter
 
         try:
-            predicate = compile_filter(event.value) if event.value.strip() else None
+            marked = self.query_one(ExchangeList).marked
+            predicate = compile_filter(event.value, marked) if event.value.strip() else None
         except FilterError as error:
             self._filter_problem(event.input, f"{error.message} (column {error.position + 1})")
             return

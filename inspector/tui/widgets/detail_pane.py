@@ -489,11 +489,11 @@ outline of the call, and unfolds all when anything is folded."""
                 area.load_text(text)
         else:
             if tab == "stderr":
-                text = stderr_view(self._record, self._stderr())
+                content = stderr_view(self._record, self._stderr())
             else:
-                text = STATIC_VIEWS[tab](self._record)
-            self._texts[tab], self._found_at[tab] = text, 0
-            pane.query_one(Static).update(text)
+                content = STATIC_VIEWS[tab](self._record)
+            self._texts[tab], self._found_at[tab] = content, 0
+            pane.query_one(Static).update(content)
 
     # ---- folding ----------------------------------------------------------------------------
 

@@ -71,7 +71,9 @@ class ExchangeList(RecordList):
     def action_toggle_mark(self) -> None:
         record = self.highlighted_record
         if record is not None:
-            self.marked ^= {record.seq}
+            self.marked ^= {record.seq}  # in place: a compiled `marked:` filter reads this set
+            if self._predicate is not None:
+                self.set_filter(self._predicate)  # the row may no longer match
             self.refresh()
 
     def action_clear(self) -> None:
