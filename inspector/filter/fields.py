@@ -152,7 +152,7 @@ FIELDS: dict[str, Field] = {
     "finding": Field(many={t: _finding_values("code") for t in ("exchange", "event", "noise")}),
     "host": Field(one=dict.fromkeys(RECORD_TYPES, _host)),
 }
-FIELD_NAMES = (*FIELDS, "type", "marked")
+FIELD_NAMES = (*FIELDS, "marked", "type")
 MARKED_VALUES = ("yes", "no")
 
 

@@ -96,7 +96,7 @@ class InspectorApp(App[int]):
     #filters Label { padding: 0 1; color: $text-muted; }
     #filters Input { border: none; height: 1; padding: 0; width: 1fr; }
     #filters Input.-invalid { background: $error 30%; }
-    #filter-error { color: $error; height: auto; padding: 0 1; display: none; }
+    #filter-error { color: $error; width: 1fr; height: auto; padding: 0 1; display: none; }
     #filter-error.-shown { display: block; }
     /* Narrow: the detail pane goes under the list, so the list keeps its columns. */
     Screen.-narrow #main { layout: vertical; }

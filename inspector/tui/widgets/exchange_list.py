@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -37,15 +38,16 @@ class ExchangeList(RecordList):
     """Exchange, Noise and Reload records of a journal as a virtualised, filterable list."""
 
     COLUMNS: ClassVar[tuple[Column, ...]] = (
-        Column("#", 4, 6, priority=2, right=True),  # the journal's seq, as replay reports cite it
-        Column("time", 12),
-        Column("source", 6, 10, priority=4),
-        Column("hook", 8, 14, priority=1, flex=True),
-        Column("method", 8, 12),
-        Column("action", 6, 10, priority=2),
-        Column("status", 11, 15),
-        Column("ms", 5, 8, priority=3, right=True),
-        Column("!", 3),
+        # the journal's seq, as replay reports cite it
+        Column("#", 4, 6, priority=2, right=True, key=attrgetter("seq")),
+        Column("time", 12, key=attrgetter("ts")),
+        Column("source", 6, 10, priority=4, key=lambda r: getattr(r, "source", "")),
+        Column("hook", 8, 14, priority=1, flex=True, key=lambda r: getattr(r, "hook", "")),
+        Column("method", 8, 12, key=lambda r: getattr(r, "method", "")),
+        Column("action", 6, 10, priority=2, key=lambda r: getattr(r, "action", None)),
+        Column("status", 11, 15, key=lambda r: getattr(r, "status", "")),
+        Column("ms", 5, 8, priority=3, right=True, key=lambda r: getattr(r, "duration_ms", None)),
+        Column("!", 3, key=lambda r: len(r.findings_list)),
     )
     RECORD_TYPES: ClassVar[tuple[type[Record], ...]] = (Exchange, Noise, Reload)
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -43,6 +43,7 @@ class Column:
     priority: int = 0
     right: bool = False
     flex: bool = False  # takes whatever room is left after every column reached its ideal
+    key: Callable[[Record], Any] | None = None  # what the rows sort by (None: not sortable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,31 @@ def _seq(record: Record) -> int:
     return record.seq
 
 
+class _Descending:
+    """A sort key turned round, so that bisect and sort keep working on a descending order."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __lt__(self, other: _Descending) -> bool:
+        return bool(other.value < self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and self.value == other.value
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def sort_key(column: Column, record: Record, descending: bool) -> Any:
+    """The row's place when sorted by `column`: its value (empty ones last), then its seq."""
+    assert column.key is not None
+    value = column.key(record)
+    key = (1, "") if value is None or value == "" else (0, value)
+    return (_Descending(key), record.seq) if descending else (key, record.seq)
+
+
 class RecordList(ScrollView, can_focus=True):
     """Rows of one or more record types from a journal, with a cursor, a filter and follow.
 
@@ -122,6 +148,8 @@ class RecordList(ScrollView, can_focus=True):
         Binding("home,g", "first", "First", show=False, id="records.first"),
         Binding("end,G", "last", "Last", show=False, id="records.last"),
         Binding("enter", "select", "Open", show=False, id="records.select"),
+        Binding("S", "sort_next", "Sort by next column", show=False, id="records.sort"),
+        Binding("v", "sort_reverse", "Reverse the order", show=False, id="records.reverse"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -204,6 +232,8 @@ class RecordList(ScrollView, can_focus=True):
         self._announced: Record | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._wake_timer: Timer | None = None
+        self._sort: tuple[int, bool] | None = None  # (column, descending); None: journal order
+        self._keys: dict[int, Any] = {}  # id(record) -> its sort key when it was placed
 
     # ---- what subclasses provide --------------------------------------------------------------
 
@@ -219,8 +249,24 @@ class RecordList(ScrollView, can_focus=True):
 
     @property
     def rows(self) -> Sequence[Record]:
-        """The records shown, in journal order (the filtered index)."""
+        """The records shown (the filtered index), in journal order unless sorted."""
         return self._index
+
+    @property
+    def sort(self) -> tuple[str, bool] | None:
+        """The column the rows are sorted by and whether descending; None: journal order."""
+        if self._sort is None:
+            return None
+        column, descending = self._sort
+        return self.COLUMNS[column].title, descending
+
+    def sort_by(self, column: int | None, descending: bool = False) -> None:
+        """Sort the rows by the column at `column` (None: back to journal order). The
+        highlighted record stays highlighted."""
+        if column is not None and self.COLUMNS[column].key is None:
+            raise ValueError(f"column {self.COLUMNS[column].title!r} is not sortable")
+        self._sort = None if column is None else (column, descending)
+        self._rebuild()
 
     @property
     def cursor_row(self) -> int:
@@ -259,15 +305,16 @@ class RecordList(ScrollView, can_focus=True):
             matches = record.seq > self._cleared_to and (
                 self._predicate is None or self._predicate(record)
             )
-            if new:
+            if new and self._sort is None:
                 if matches:
                     self._index.append(record)
                 continue
-            row = self._row_of(record)
+            row = None if new else self._row_of(record)
+            if row is not None and (not matches or self._moved(record)):
+                self._remove(row)  # gone, or its place changed with its sorted-by value
+                row = None
             if row is None and matches:
                 self._insert(record)
-            elif row is not None and not matches:
-                self._remove(row)
         self._sync_size()
         if self.follow and tailing:
             self._cursor = len(self._index) - 1
@@ -330,8 +377,12 @@ class RecordList(ScrollView, can_focus=True):
             self._index = [
                 record for record in records if isinstance(record, kinds) and predicate(record)
             ]
+        self._keys = {}
+        if self._sort is not None:
+            self._keys = {id(record): self._key(record) for record in self._index}
+            self._index.sort(key=lambda record: self._keys[id(record)])
         if selected is not None:
-            row = bisect_left(self._index, selected.seq, key=_seq)
+            row = self._place(selected)
         else:
             row = len(self._index) - 1 if self.follow else 0
         self._cursor = min(row, len(self._index) - 1)
@@ -340,17 +391,44 @@ class RecordList(ScrollView, can_focus=True):
         self.refresh()
         self._announce()
 
+    def _key(self, record: Record) -> Any:
+        """Where `record` goes in the index: its seq, or its sort key when sorted."""
+        if self._sort is None:
+            return record.seq
+        column, descending = self._sort
+        return sort_key(self.COLUMNS[column], record, descending)
+
+    def _moved(self, record: Record) -> bool:
+        """Its sorted-by value changed since it was placed (a call finishing, say)."""
+        return self._sort is not None and self._key(record) != self._keys[id(record)]
+
+    def _stored_key(self, record: Record) -> Any:
+        return record.seq if self._sort is None else self._keys[id(record)]
+
+    def _place(self, record: Record) -> int:
+        """The row `record` has, or would have, in the index."""
+        key = self._keys.get(id(record)) if self._sort is not None else record.seq
+        if key is None:
+            key = self._key(record)
+        return bisect_left(self._index, key, key=self._stored_key)
+
     def _row_of(self, record: Record) -> int | None:
-        row = bisect_left(self._index, record.seq, key=_seq)
+        if self._sort is not None and id(record) not in self._keys:
+            return None
+        row = self._place(record)
         return row if row < len(self._index) and self._index[row] is record else None
 
     def _insert(self, record: Record) -> None:
-        row = bisect_left(self._index, record.seq, key=_seq)
+        if self._sort is not None:
+            self._keys[id(record)] = self._key(record)
+        row = self._place(record)
         self._index.insert(row, record)
         if row <= self._cursor:
             self._cursor += 1
 
     def _remove(self, row: int) -> None:
+        if self._sort is not None:
+            self._keys.pop(id(self._index[row]), None)
         del self._index[row]
         if row < self._cursor or self._cursor == len(self._index):
             self._cursor -= 1
@@ -415,9 +493,57 @@ class RecordList(ScrollView, can_focus=True):
     def action_toggle_follow(self) -> None:
         self.follow = not self.follow
 
+    def action_sort_next(self) -> None:
+        """Sort by the next sortable column, round to journal order after the last."""
+        sortable = [i for i, column in enumerate(self.COLUMNS) if column.key is not None]
+        current = -1 if self._sort is None else sortable.index(self._sort[0])
+        following = sortable[current + 1] if current + 1 < len(sortable) else None
+        self.sort_by(following)
+        self._say_sort()
+
+    def action_sort_reverse(self) -> None:
+        """Turn the order round: descending by the sort column, or newest first."""
+        if self._sort is None:
+            first = next(i for i, column in enumerate(self.COLUMNS) if column.key is not None)
+            self.sort_by(first, descending=True)
+        else:
+            column, descending = self._sort
+            self.sort_by(column, not descending)
+        self._say_sort()
+
+    def _say_sort(self) -> None:
+        sort = self.sort
+        if sort is None:
+            self.notify("Rows in journal order.", timeout=2)
+        else:
+            title, descending = sort
+            order = "descending" if descending else "ascending"
+            self.notify(f"Rows sorted by {title}, {order}.", timeout=2)
+
+    def _sort_by_header(self, x: int) -> None:
+        """A click on a column's title: sort by it, then descending, then journal order."""
+        widths = column_widths(self.COLUMNS, self.scrollable_content_region.width)
+        left = 0
+        for index, width in enumerate(widths):
+            if not width:
+                continue
+            if left <= x < left + width and self.COLUMNS[index].key is not None:
+                if self._sort is None or self._sort[0] != index:
+                    self.sort_by(index)
+                elif not self._sort[1]:
+                    self.sort_by(index, descending=True)
+                else:
+                    self.sort_by(None)
+                self._say_sort()
+                return
+            left += width + 1
+
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is None or offset.y == 0:
+        if offset is None:
+            return
+        if offset.y == 0:
+            self._sort_by_header(offset.x)
             return
         row = self.scroll_offset.y + offset.y - 1
         if row < len(self._index):
@@ -430,7 +556,7 @@ class RecordList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if y == 0:
-            header = [Cell(column.title) for column in self.COLUMNS]
+            header = [Cell(self._title(index)) for index in range(len(self.COLUMNS))]
             return self._strip(header, self.get_component_rich_style("record-list--header"), width)
         row = self.scroll_offset.y + y - 1
         if row >= len(self._index):
@@ -445,6 +571,12 @@ class RecordList(ScrollView, can_focus=True):
         if self.is_live(record):  # its clock runs: repaint while it is on screen
             self._wake()
         return self._strip(self.cells(record), base, width)
+
+    def _title(self, index: int) -> str:
+        title = self.COLUMNS[index].title
+        if self._sort is None or self._sort[0] != index:
+            return title
+        return f"{title}{'▼' if self._sort[1] else '▲'}"
 
     def _strip(self, cells: list[Cell], base: Style, width: int) -> Strip:
         widths = column_widths(self.COLUMNS, width)

@@ -1,0 +1,70 @@
+"""Sortable columns: `S` sorts by the next column, `v` turns the order round, a click on a title
+sorts by that column; rows arriving or changing later take their sorted place."""
+
+from __future__ import annotations
+
+from test_tui_widgets import exchange, harness, until
+
+from inspector.journal.journal import Journal
+from inspector.tui.widgets.exchange_list import ExchangeList
+
+
+def hooks(widget: ExchangeList) -> list[str]:
+    return [getattr(record, "hook", "") for record in widget.rows]
+
+
+async def test_rows_sort_by_a_column_and_new_or_changed_rows_take_their_place() -> None:
+    journal = Journal()
+    for hook, ms in (("gamma", 30.0), ("alpha", 10.0), ("beta", 20.0)):
+        journal.append(exchange(hook=hook, duration_ms=ms))
+    widget = ExchangeList(journal)
+    async with harness(widget).run_test(size=(120, 20)) as pilot:
+        await until(pilot, lambda: len(widget.rows) == 3)
+        widget.focus()
+        hook_column = [column.title for column in widget.COLUMNS].index("hook")
+        widget.sort_by(hook_column)
+        assert hooks(widget) == ["alpha", "beta", "gamma"]
+        assert "hook▲" in widget.render_line(0).text
+        await pilot.press("v")
+        assert hooks(widget) == ["gamma", "beta", "alpha"] and widget.sort == ("hook", True)
+
+        journal.append(exchange(hook="delta", duration_ms=5.0))  # lands in its sorted place
+        await until(pilot, lambda: len(widget.rows) == 4)
+        assert hooks(widget) == ["gamma", "delta", "beta", "alpha"]
+
+        ms_column = [column.title for column in widget.COLUMNS].index("ms")
+        widget.sort_by(ms_column)
+        assert hooks(widget) == ["delta", "alpha", "beta", "gamma"]
+        slow = journal.append(exchange(hook="pending", status="pending", duration_ms=None))
+        await until(pilot, lambda: len(widget.rows) == 5)
+        assert hooks(widget)[-1] == "pending"  # no duration yet: empty values sort last
+        journal.amend(slow, status="ok", duration_ms=1.0)  # finishing moves it
+        await until(pilot, lambda: hooks(widget)[0] == "pending")
+        assert hooks(widget) == ["pending", "delta", "alpha", "beta", "gamma"]
+
+
+async def test_s_cycles_the_sort_columns_back_to_journal_order_and_a_title_click_sorts() -> None:
+    journal = Journal()
+    records = [journal.append(exchange(hook=h)) for h in ("b", "c", "a")]
+    widget = ExchangeList(journal)
+    async with harness(widget).run_test(size=(120, 20)) as pilot:
+        await until(pilot, lambda: len(widget.rows) == 3)
+        widget.focus()
+        titles = [column.title for column in widget.COLUMNS if column.key is not None]
+        seen = []
+        for _ in titles:
+            await pilot.press("S")
+            sort = widget.sort
+            assert sort is not None
+            seen.append(sort[0])
+        assert seen == titles
+        await pilot.press("S")
+        assert widget.sort is None and list(widget.rows) == records  # journal order again
+
+        header = widget.render_line(0).text
+        await pilot.click(ExchangeList, offset=(header.index("hook") + 1, 0))
+        assert widget.sort == ("hook", False) and hooks(widget) == ["a", "b", "c"]
+        await pilot.click(ExchangeList, offset=(header.index("hook") + 1, 0))
+        assert widget.sort == ("hook", True)
+        await pilot.click(ExchangeList, offset=(header.index("hook") + 1, 0))
+        assert widget.sort is None
