@@ -15,7 +15,7 @@ from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Lifecycle
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.launch import read_only_session
-from inspector.tui.widgets.status_line import StatusLine
+from inspector.tui.widgets.status_line import SessionState, StatusLine, status_text
 
 BEFORE_TOOL = {"tool": "exec", "arguments": {"command": "ls"}}
 
@@ -78,3 +78,9 @@ async def test_a_saved_session_is_marked_read_only_and_offers_no_sending(tmp_pat
         prompts = [str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)]
         titles = {prompt.split("\n")[0] for prompt in prompts}
         assert "Filter" in titles and "Compose" not in titles
+
+
+def test_the_pending_approvals_are_counted_in_words_that_agree() -> None:
+    one, two = SessionState("x", approvals=1), SessionState("x", approvals=2)
+    assert "1 approval pending" in status_text(one).plain
+    assert "2 approvals pending" in status_text(two).plain

@@ -47,7 +47,8 @@ def status_text(state: SessionState) -> Text:
     else:
         parts.append(Text("intercept off", DIM))
     parts.append(_count(state.held, "held", STATUS_STYLE["held"]))
-    parts.append(_count(state.approvals, "approvals pending", WARN))
+    waiting = "approval pending" if state.approvals == 1 else "approvals pending"
+    parts.append(_count(state.approvals, waiting, WARN))
     return Text(SEPARATOR).join(parts)
 
 
