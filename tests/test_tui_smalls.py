@@ -15,6 +15,7 @@ from inspector.journal.records import Event
 from inspector.protocol.stages import RUNTIME_EVENT
 from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.settings import SETTINGS_FILE
+from inspector.tui.widgets.exchange_list import ExchangeList
 
 
 def collect(notes: list[str]) -> object:
@@ -106,3 +107,26 @@ async def test_a_long_filter_error_is_shown_whole(tmp_path: Path) -> None:
             if container is not app.screen and hasattr(container, "region"):
                 visible = visible.intersection(container.region)
         assert visible.area >= len(str(error.render()).strip())
+
+
+async def test_typing_a_filter_refilters_once_when_the_typing_settles(tmp_path: Path) -> None:
+    app = live_app(config_of(), tmp_path)
+    async with running(app) as pilot:
+        rows = app.query_one(ExchangeList)
+        applied: list[object] = []
+        original = rows.set_filter
+
+        def counting(predicate: object) -> None:
+            applied.append(predicate)
+            original(predicate)  # type: ignore[arg-type]
+
+        rows.set_filter = counting  # type: ignore[method-assign]
+        await pilot.press("slash")
+        await until(pilot, lambda: app.query_one("#filter", Input).has_focus, what="the field")
+        for character in "hook:alpha":  # all queued at once, as fast typing arrives
+            app.post_message(events.Key(character, character))
+        field = app.query_one("#filter", Input)
+        await until(pilot, lambda: field.value == "hook:alpha", what="typed")
+        await until(pilot, lambda: bool(applied), what="the filter applied")
+        await pilot.press("enter")  # applies a filter still waiting to settle: none is
+        assert len(applied) == 1 and applied[0] is not None

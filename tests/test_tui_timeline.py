@@ -39,7 +39,7 @@ async def filtered(pilot: Pilot[int], expression: str) -> tuple[list[Record], li
     field.focus()
     await paste(pilot, expression)
     await until(pilot, lambda: field.value == expression, what=f"typed {expression}")
-    await pilot.pause()
+    await pilot.press("enter")  # applies it now, without waiting for typing to settle
     return list(listed(app)), timeline(app)
 
 

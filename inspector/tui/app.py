@@ -69,6 +69,7 @@ NEEDS_HOOKS = frozenset(
     }
 )
 COPIED_TOAST_S = 20  # long enough to read, or select, the one-liner
+FILTER_SETTLE_S = 0.15  # the filter applies this long after the last key typed into it
 FOCUS_FIELD_ACTIONS = frozenset({"focus_filter", "focus_intercept"})
 INTERCEPT_AT = {AT_STAGE: "(at stage entry)", AT_HOOK: "(per hook)"}
 
@@ -172,6 +173,7 @@ class InspectorApp(App[int]):
         self._wake_timer: Timer | None = None
         self._filter_predicate: Callable[[Record], bool] | None = None
         self._highlighting = False  # the filter marks matching rows instead of hiding the rest
+        self._filter_timer: Timer | None = None
         self._unsubscribe_journal: Callable[[], None] | None = None
 
     # ---- set-up ----------------------------------------------------------------------------
@@ -414,10 +416,16 @@ class InspectorApp(App[int]):
             return
         self._filter_problem(event.input, "")
         self._filter_predicate = predicate
-        self._apply_filter()
+        # Typing refilters once it pauses, not per key: each refilter walks the whole session.
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_SETTLE_S, self._apply_filter, name="filter")
 
     def _apply_filter(self) -> None:
         """The filter hides what does not match, or in highlight mode marks what does."""
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+            self._filter_timer = None
         predicate = self._filter_predicate
         for records in (self.query_one(ExchangeList), self.query_one(EventStream)):
             records.set_filter(None if self._highlighting else predicate)
@@ -431,6 +439,8 @@ class InspectorApp(App[int]):
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
+        if self._filter_timer is not None:  # enter does not wait for typing to settle
+            self._apply_filter()
         self.query_one(ExchangeList).focus()
 
     @on(Input.Submitted, "#intercept")
