@@ -9,7 +9,8 @@ answers `--version` with the pinned version, so an interrupted install is never 
 
 A run is `claude -p PROMPT --output-format stream-json --verbose --include-hook-events` in the
 project folder, with HOME set to the test's folder, the model at a fake API, every optional
-network feature off, and none of the caller's CLAUDE_* / ANTHROPIC_* variables.
+network feature off, and none of the caller's CLAUDE_* / ANTHROPIC_* variables (nor the mark of an
+inspector listening in the test process).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from inspector.relay.command_wire import INSIDE_INSPECTOR
 
 JSONObject = dict[str, Any]
 
@@ -133,7 +136,9 @@ def install(folder: Path) -> ClaudeCli:
 
 
 def _is_host_setting(name: str) -> bool:
-    return name.startswith(_HOST_PREFIXES)
+    # An inspector listening in this test process marks its own environment; a real session is
+    # started elsewhere, without that mark, so its relay does not take itself for a loop.
+    return name.startswith(_HOST_PREFIXES) or name == INSIDE_INSPECTOR
 
 
 def _check_node() -> None:

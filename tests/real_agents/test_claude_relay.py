@@ -5,6 +5,7 @@ the files its Bash tool made or removed, and what it told the model."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import signal
@@ -20,11 +21,17 @@ from typing import Any
 import pytest
 from claude_cli import ClaudeCli, ClaudeRun
 from claude_fixtures import claude_cli, project  # noqa: F401 (fixtures used by name)
-from claude_support import decision, reply, script
+from claude_support import decision, reply, script, spec
+from conftest import wait_for
 from fake_anthropic import FakeAnthropic, Reply, bash
 from recorded_hooks import write_settings
 
+from inspector.bridge.listener import ListenOptions, listen_for_relays
 from inspector.cli.install import relay_command
+from inspector.config.model import Config
+from inspector.engine import Engine
+from inspector.hooks.approvals import Verdict
+from inspector.journal.records import Exchange
 
 HOOK_INSPECTOR = Path(sys.executable).parent / "hook-inspector"
 START_TIMEOUT_S = 60.0  # a loaded 2-core machine starts serve in well under this
@@ -163,3 +170,36 @@ def test_with_no_inspector_listening_the_session_runs_as_if_the_hook_were_absent
     [response] = [m for m in run.messages if m.get("subtype") == "hook_response"]
     assert (response["exit_code"], response["stdout"], response["outcome"]) == (0, "", "success")
     assert "no hook-inspector" in response["stderr"] and response["stderr"].count("\n") == 1
+
+
+async def test_a_person_leaves_the_call_to_claude_codes_dialog_which_in_p_mode_denies_it(
+    claude_cli: ClaudeCli, project: Path, home: Path, socket_path: Path
+) -> None:
+    """The person's `u` in the prompt goes back as permissionDecision "ask": in `-p` the real
+    CLI has no dialog to show, so the call is refused and the hook's reason reaches the model."""
+    asker = spec(reply(0, decision("ask", "Bash goes through me")), matcher="Bash")
+    write_settings(project, relay_settings(socket_path))
+    engine = Engine(Config(hooks=(asker,), host="claude", workdir=project))
+    async with engine:
+        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
+        try:
+            session = asyncio.create_task(
+                asyncio.to_thread(play, claude_cli, project, home, "touch made.txt")
+            )
+            await wait_for(lambda: bool(engine.approvals.pending), timeout=RELAY_TIMEOUT_S)
+            (prompt,) = engine.approvals.pending
+            assert prompt.agent_asks == "Claude Code"
+            assert engine.approvals.decide(prompt.id, Verdict("ask"))
+            _, api = await session
+        finally:
+            await listener.close()
+
+    assert not (project / "made.txt").exists()
+    [told] = api.tool_results()
+    assert told["is_error"] is True and "Bash goes through me" in told["content"]
+    [exchange] = [
+        record
+        for record in engine.journal.records
+        if isinstance(record, Exchange) and record.hook == "claude"
+    ]
+    assert exchange.action == "ask" and exchange.cwd == str(project)
