@@ -64,6 +64,10 @@ def relayed(engine: Engine) -> list[Exchange]:
     ]
 
 
+def runs_of(engine: Engine, hook: str) -> list[Exchange]:
+    return [r for r in engine.journal.records if isinstance(r, Exchange) and r.hook == hook]
+
+
 async def until_prompted(
     engine: Engine, socket_path: Path, event: dict[str, Any], *flags: str
 ) -> tuple[asyncio.Task[HookRun], ApprovalPrompt]:
@@ -149,6 +153,26 @@ async def test_a_held_pretooluse_forwarded_edited_goes_back_as_updated_input(
     assert exchange.request["tool_input"] == {"command": "rm -rf build/tmp"}
 
 
+async def test_a_held_permission_request_edited_then_allowed_goes_back_as_updated_input(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    quiet = spec(reply(0), "PermissionRequest", matcher="Bash")
+    async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        engine.set_intercept("hook:claude")
+        running = asyncio.create_task(run_relay(socket_path, permission_request("rm -rf build")))
+        await wait_for(lambda: bool(engine.held))
+        (held,) = engine.held
+        edited = {**held.params, "tool_input": {"command": "rm -rf build/tmp"}}
+        assert engine.forward(held.seq, edited)
+        await wait_for(lambda: bool(engine.approvals.pending))
+        (prompt,) = engine.approvals.pending
+        assert prompt.arguments == {"command": "rm -rf build/tmp"}
+        engine.approvals.decide(prompt.id, Verdict("allow_once"))
+        run = await running
+    decided = run.output["hookSpecificOutput"]["decision"]
+    assert decided == {"behavior": "allow", "updatedInput": {"command": "rm -rf build/tmp"}}
+
+
 async def test_an_ask_opens_the_approval_prompt_and_the_person_denies_with_a_reason(
     socket_path: Path, tmp_path: Path
 ) -> None:
@@ -185,7 +209,7 @@ async def test_a_relayed_permission_request_opens_the_prompt_and_the_persons_all
     async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
         running, prompt = await until_prompted(engine, socket_path, permission_request("make"))
         assert (prompt.tool, prompt.arguments["command"]) == ("Bash", "make")
-        assert prompt.agent_asks == "Claude Code"
+        assert prompt.agent_asks == ""  # decision.behavior is allow or deny, never ask
         engine.approvals.decide(prompt.id, Verdict("allow_once"))
         run = await running
     assert run.output == {
@@ -208,15 +232,47 @@ async def test_a_relayed_permission_request_denied_by_the_person_carries_the_mes
     assert decided == {"behavior": "deny", "message": "not here"}
 
 
-async def test_a_permission_request_left_to_claude_code_gives_no_answer(
+async def test_a_permission_request_prompt_refuses_ask_and_waits_for_allow_or_deny(
     socket_path: Path, tmp_path: Path
 ) -> None:
     quiet = spec(reply(0), "PermissionRequest", matcher="Bash")
     async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
         running, prompt = await until_prompted(engine, socket_path, permission_request("make"))
-        engine.approvals.decide(prompt.id, Verdict("ask"))
+        assert not engine.approvals.decide(prompt.id, Verdict("ask"))
+        assert engine.approvals.pending == [prompt]
+        engine.approvals.decide(prompt.id, Verdict("deny"))
         run = await running
-    assert (run.stdout, run.exit_code) == ("", 0)  # Claude Code shows its own dialog
+    decided = run.output["hookSpecificOutput"]["decision"]
+    assert decided == {"behavior": "deny", "message": "denied by the user"}
+
+
+async def test_with_nobody_at_the_inspector_a_hooks_ask_goes_on_to_claude_code(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    asker = spec(reply(0, decision("ask", "is this wise?")), matcher="Bash", name="asker")
+    async with inspector(asker, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        engine.approvals.unattended = True  # as in serve
+        run = await run_relay(socket_path, pre_tool_use("rm -rf /"))
+    specific = run.output["hookSpecificOutput"]
+    assert (specific["permissionDecision"], specific["permissionDecisionReason"]) == (
+        "ask",
+        "is this wise?",
+    )
+    (verdict,) = [record for record in engine.journal.records if isinstance(record, Decision)]
+    assert (verdict.verdict, verdict.by) == ("ask", "asker")
+    (asked,) = runs_of(engine, "asker")
+    assert [finding.code for finding in asked.findings] == ["claude-ask-unattended"]
+    assert "Claude Code" in asked.findings[0].message
+
+
+async def test_with_nobody_at_the_inspector_an_undecided_permission_request_is_claude_codes(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    quiet = spec(reply(0), "PermissionRequest", matcher="Bash")
+    async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
+        engine.approvals.unattended = True
+        run = await run_relay(socket_path, permission_request("make"))
+    assert (run.stdout, run.exit_code) == ("", 0)  # Claude Code's dialog asks its user
 
 
 async def test_a_permission_request_the_config_decided_opens_no_prompt(
@@ -339,10 +395,6 @@ async def test_a_jcli_chain_answers_a_jcli_relay(socket_path: Path, tmp_path: Pa
         r for r in engine.journal.records if isinstance(r, Exchange) and r.hook == "jcli"
     ]
     assert exchange.host == "jcli" and exchange.source == "relay:jcli"
-
-
-def runs_of(engine: Engine, hook: str) -> list[Exchange]:
-    return [r for r in engine.journal.records if isinstance(r, Exchange) and r.hook == hook]
 
 
 async def test_claude_hooks_behind_the_relay_run_in_its_folder_with_the_sessions_variables(

@@ -5,8 +5,9 @@ relay's deadline, and the answer becomes the hook's stdout, stderr and exit code
 The event is an exchange of the relay (source `relay:<name>`, the host's event as its method, the
 host's stdin as its request) in the same journal as everything else. The intercept can hold it:
 forwarded as it was, it goes on to the hooks; with a PreToolUse's tool_input edited, the edit goes
-back to Claude Code as updatedInput; dropped, the host reads a hook that said nothing. It is held
-as the stage's entry (the intercept's default target); `@hook` holds the hooks' own runs."""
+back to Claude Code as updatedInput (a PermissionRequest's too, when it is allowed); dropped, the
+host reads a hook that said nothing. It is held as the stage's entry (the intercept's default
+target); `@hook` holds the hooks' own runs."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from inspector.bridge.deadline import DEADLINE_CODE, CallDeadline
 from inspector.bridge.greeting import Greeting
 from inspector.hooks.command_hook import parse_stdout
 from inspector.host_names import CLAUDE, host_label
-from inspector.hosts.claude.events import PRE_TOOL_USE
+from inspector.hosts.claude.events import PERMISSION_REQUEST, PRE_TOOL_USE
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.registry import host_named
 from inspector.journal.records import (
@@ -45,6 +46,8 @@ STOPPED_REASON = "hook-inspector stopped before its hooks answered"
 NO_ANSWER = "Without an answer it goes on as if the hook were absent"
 # The stdin field that names the event: Claude Code's and j-cli's.
 EVENT_FIELD = {CLAUDE: "hook_event_name", command_wire.JCLI: "event"}
+# The events whose answer can carry an edited tool_input (updatedInput).
+EDITABLE_INPUT = frozenset({PRE_TOOL_USE, PERMISSION_REQUEST})
 
 
 class RelayedEvent(NamedTuple):
@@ -277,8 +280,9 @@ class CommandSession:
 
 
 def _edited_input(exchange: Exchange, payload: Any) -> dict[str, Any] | None:
-    """A held PreToolUse's tool_input as the person changed it, else None."""
-    if not exchange.edited or exchange.method != PRE_TOOL_USE:
+    """A held PreToolUse's or PermissionRequest's tool_input as the person changed it, else
+    None."""
+    if not exchange.edited or exchange.method not in EDITABLE_INPUT:
         return None
     original = exchange.request or {}
     edited = payload.get("tool_input") if isinstance(payload, dict) else None

@@ -158,6 +158,22 @@ def test_an_updated_input_from_the_inspector_is_what_the_real_tool_runs(
     assert not (project / "made.txt").exists()
 
 
+def test_a_config_hooks_ask_in_serve_goes_on_to_claude_code_which_in_p_mode_refuses_it(
+    claude_cli: ClaudeCli, project: Path, home: Path, socket_path: Path
+) -> None:
+    """Nobody at serve can answer: the hook's ask reaches the real CLI as ask (as if the hook ran
+    there), and `claude -p` refuses the call with the hook's reason reaching the model."""
+    write_settings(project, relay_settings(socket_path))
+    config = inspector_config(project.parent, reply(0, decision("ask", "ask the user first")))
+    with serving(config, socket_path) as journal:
+        _, api = play(claude_cli, project, home, "touch made.txt")
+
+    assert not (project / "made.txt").exists()
+    [told] = api.tool_results()
+    assert told["is_error"] is True and "ask the user first" in told["content"]
+    assert [exchange["action"] for exchange in relayed(journal)] == ["ask"]
+
+
 def test_with_no_inspector_listening_the_session_runs_as_if_the_hook_were_absent(
     claude_cli: ClaudeCli, project: Path, home: Path, socket_path: Path
 ) -> None:

@@ -361,6 +361,14 @@ def ask_denied_unattended() -> Finding:
     )
 
 
+def ask_left_to_agent(agent: str) -> Finding:
+    return finding(
+        "claude-ask-unattended",
+        f"ask with nobody at the inspector: passed on to {agent}, whose own dialog asks (in -p"
+        " a deny whose permissionDecisionReason reaches Claude)",
+    )
+
+
 def _json_object(text: str) -> JSONObject | None:
     try:
         value = json.loads(text)

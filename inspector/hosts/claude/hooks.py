@@ -1,8 +1,9 @@
 """Claude Code's hooks for one event: the matching ones run in parallel (identical commands
 once), each run is read as Claude Code reads it, and the answers are combined. `ask` opens
 the same approval prompt as a manual hook's hook.approve_tool; so does a live Claude Code's
-PermissionRequest that no hook decided, and there the person can also leave the call to Claude
-Code's own dialog."""
+PermissionRequest that no hook decided (answered allow or deny). For a live PreToolUse the person
+can also leave the call to Claude Code's own dialog (permissionDecision ask); with nobody at the
+inspector, a hook's ask goes on to Claude Code that way."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from inspector.hosts.claude.answer import ALLOW, ASK, CONTINUE, DENY, ERROR, rea
 from inspector.hosts.claude.events import MATCH_FIELDS, PERMISSION_REQUEST, PRE_TOOL_USE, matches
 from inspector.hosts.claude.findings import (
     ask_denied_unattended,
+    ask_left_to_agent,
     last_to_finish,
     updated_input_ignored,
 )
@@ -130,10 +132,10 @@ class ClaudeHooks:
         An `ask` prompt times out at `ask_by` (time.monotonic()) if that comes before its own
         timeout: a live agent's hook deadline. `env` is added to this event's runs'
         environment. `live`: the event comes from a real Claude Code, whose PermissionRequest
-        the person answers when no hook did, and whose own dialog can ask instead; `cwd` the
-        folder its hooks run in (else the project's). Unless live (the bridge held a relayed
-        event already), the event first passes the intercept's stage entry, where a person can
-        edit it for every hook or drop it so that none runs."""
+        the person answers when no hook did, and whose own dialog can ask about a PreToolUse;
+        `cwd` the folder its hooks run in (else the project's). Unless live (the bridge held a
+        relayed event already), the event first passes the intercept's stage entry, where a
+        person can edit it for every hook or drop it so that none runs."""
         edited_input = None
         if not live:
             entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
@@ -195,7 +197,9 @@ class ClaudeHooks:
         self, outcome: EventOutcome, turn: str | None, ask_by: float | None, live: bool
     ) -> EventOutcome:
         if self.approvals.unattended:
-            return outcome if outcome.verdict == CONTINUE else self._ask_unattended(outcome)
+            if outcome.verdict == CONTINUE:
+                return outcome
+            return self._ask_agent(outcome) if live else self._ask_unattended(outcome)
         payload = outcome.payload
         askers = [run for run in outcome.runs if run.answer.action == ASK] or list(outcome.runs)
         tool = payload.get("tool_name")
@@ -224,7 +228,7 @@ class ClaudeHooks:
             deadline=now + timeout_s,
             timeout_s=timeout_s,
             on_timeout="deny",
-            agent_asks=AGENT if live else "",
+            agent_asks=AGENT if live and outcome.event == PRE_TOOL_USE else "",
         )
         resolution = await self._wait(prompt)
         if resolution.verdict == ASK_AGENT:
@@ -245,6 +249,13 @@ class ClaudeHooks:
         if outcome.winner is not None:
             self.journal.add_findings(outcome.winner.exchange, ask_denied_unattended())
         return replace(outcome, verdict=DENY, updated_input=None)
+
+    def _ask_agent(self, outcome: EventOutcome) -> EventOutcome:
+        """Nobody at the inspector of a live Claude Code: the ask goes on to Claude Code, as if
+        the hooks ran there."""
+        if outcome.winner is not None:
+            self.journal.add_findings(outcome.winner.exchange, ask_left_to_agent(AGENT))
+        return outcome
 
     async def _wait(self, prompt: ApprovalPrompt) -> Resolution:
         def deny() -> Resolution:
