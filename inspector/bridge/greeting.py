@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.bridge.command_greeting import CommandGreeting, read_command
+from inspector.host_names import OPENCLAW
 from inspector.relay.command_wire import COMMAND_KEY
 from inspector.relay.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, WIRE_VERSION
 from inspector.safe_text import one_line
 
 NAME_LIMIT = 64
+PLUGIN_KEY = "plugin"
+PLUGIN_HOSTS = (OPENCLAW,)  # hosts whose hooks are functions in a plugin of ours
 DEFAULT_NAME = "relay"
 
 
@@ -23,6 +26,7 @@ class Greeting:
     deadlines_ms: dict[str, int]  # observer, interceptor, approval
     modes: tuple[str, ...] = ()  # from the agent's hook.hello, when the relay saw it before us
     command: CommandGreeting | None = None  # a command hook's relay: one event, then it hangs up
+    plugin: str | None = None  # an in-process plugin's bridge (the host it runs in): many calls
 
 
 class Refused(Exception):
@@ -54,13 +58,22 @@ def read_greeting(line: bytes, token: str | None) -> Greeting:
     command = read_command(message[COMMAND_KEY]) if COMMAND_KEY in message else None
     if isinstance(command, str):
         raise Refused(command, name)
+    plugin = _plugin(message[PLUGIN_KEY], name) if PLUGIN_KEY in message else None
     return Greeting(
         name=name,
         pid=pid if _whole(pid) else None,
         deadlines_ms=_deadlines(message.get("deadlines_ms"), name),
         modes=_modes(message.get("hello")),
         command=command,
+        plugin=plugin,
     )
+
+
+def _plugin(raw: Any, name: str) -> str:
+    host = raw.get("host") if isinstance(raw, dict) else None
+    if host not in PLUGIN_HOSTS:
+        raise Refused(f"plugin.host must be one of {', '.join(PLUGIN_HOSTS)}", name)
+    return str(host)
 
 
 def _check_token(given: Any, expected: str, name: str) -> None:

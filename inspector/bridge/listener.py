@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from inspector.bridge.command_session import CommandSession
 from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
+from inspector.bridge.plugin_session import PluginSession
 from inspector.bridge.refusals import REFUSED, RefusalLog
 from inspector.bridge.session import RelaySession
 from inspector.journal.records import Lifecycle
@@ -139,6 +140,7 @@ class Listener:
         self.max_line = max_line
         self.sessions: dict[str, RelaySession] = {}
         self.command_sessions: set[CommandSession] = set()  # one event each, labels shared
+        self.plugin_sessions: dict[str, PluginSession] = {}  # an OpenClaw Gateway's plugin each
         self.address = ""
         self._doorway: Doorway | None = None
         self._inode: int | None = None
@@ -173,8 +175,8 @@ class Listener:
                 return deadline.left_s()
         return None
 
-    def _all_sessions(self) -> list[RelaySession | CommandSession]:
-        return [*self.sessions.values(), *self.command_sessions]
+    def _all_sessions(self) -> list[RelaySession | CommandSession | PluginSession]:
+        return [*self.sessions.values(), *self.command_sessions, *self.plugin_sessions.values()]
 
     async def close(self) -> None:
         """Stop accepting; every relay's pending calls get their fallback answer first."""
@@ -251,6 +253,9 @@ class Listener:
             if greeting.command is not None:
                 await self._serve_command(greeting, reader, writer)
                 return
+            if greeting.plugin is not None:
+                await self._serve_plugin(greeting, reader, writer)
+                return
             label = self._label(greeting.name)
             session = RelaySession(
                 self.engine, label, greeting, reader, writer, peer=peer, max_line=self.max_line
@@ -277,6 +282,21 @@ class Listener:
             await session.serve()
         finally:
             self.command_sessions.discard(session)
+
+    async def _serve_plugin(
+        self, greeting: Greeting, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        label = self._label(greeting.name)
+        session = PluginSession(
+            self.engine, label, greeting, reader, writer, max_line=self.max_line
+        )
+        self.plugin_sessions[label] = session
+        self._connections.discard(writer)
+        writer.write(wire.welcome(True))
+        try:
+            await session.serve()
+        finally:
+            del self.plugin_sessions[label]
 
     async def _greet(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peer: str
@@ -306,7 +326,7 @@ class Listener:
     def _label(self, name: str) -> str:
         """The name the relay gave, with #2, #3, ... when a connected relay already has it."""
         label, count = name, 1
-        while label in self.sessions:
+        while label in self.sessions or label in self.plugin_sessions:
             count += 1
             label = f"{name}#{count}"
         return label

@@ -7,6 +7,7 @@ prompt, with the tool's name and merged params."""
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -195,9 +196,12 @@ class OpenClawPlugin:
         *,
         source: str,
         turn: str | None = None,
+        answer_by: float | None = None,
     ) -> Merge:
         """Fire one hook with `event` and `ctx`; the merged outcome of its handlers. A call
-        made while the plugin is still loading waits for its registrations."""
+        made while the plugin is still loading waits for its registrations. `answer_by`
+        (time.monotonic()) is a live Gateway's deadline for a relayed call: a requireApproval
+        is answered by then, and with nobody to answer it stays for the Gateway to ask."""
         await self._loaded.wait()
         ctx = ctx or {}
         merge = Merge(hook_name, event)
@@ -221,7 +225,7 @@ class OpenClawPlugin:
             if merge.stopped:
                 break
         if merge.verdict == APPROVAL:
-            await self._ask(merge, ctx, turn, asked_by)
+            await self._ask(merge, ctx, turn, asked_by, answer_by)
         if handlers:
             self._decide(merge, chain, source, turn)
         return merge
@@ -325,12 +329,22 @@ class OpenClawPlugin:
 
     # ---- the outcome -----------------------------------------------------------------------
 
-    async def _ask(self, merge: Merge, ctx: JSONObject, turn: str | None, exchange: int) -> None:
+    async def _ask(
+        self,
+        merge: Merge,
+        ctx: JSONObject,
+        turn: str | None,
+        exchange: int,
+        answer_by: float | None,
+    ) -> None:
         """requireApproval: the person decides (allow: the tool runs with the merged params;
         deny or no answer: blocked); nobody to ask (a headless run) blocks, as a run OpenClaw
-        has no approval route for."""
+        has no approval route for, unless a live Gateway (`answer_by`) can ask instead."""
         approval = merge.approval or {}
         timeout_ms = approval.get("timeoutMs")
+        timeout_ms = timeout_ms if isinstance(timeout_ms, int) else APPROVAL_TIMEOUT_MS
+        if answer_by is not None:
+            timeout_ms = min(timeout_ms, max(0, int((answer_by - time.monotonic()) * 1000)))
         request = ApprovalRequest(
             plugin=self.plugin.id,
             exchange=exchange,
@@ -340,10 +354,12 @@ class OpenClawPlugin:
             agent_id=str(ctx.get("agentId") or ""),
             session_key=str(ctx.get("sessionKey") or ""),
             turn=turn or "",
-            timeout_ms=timeout_ms if isinstance(timeout_ms, int) else APPROVAL_TIMEOUT_MS,
+            timeout_ms=timeout_ms,
             allow_on_timeout=approval.get("timeoutBehavior") == "allow",
         )
         answer = await self.approver.approve(request) if self.approver else None
+        if answer is None and answer_by is not None:
+            return  # the Gateway gets the requireApproval and asks its own approvers
         if answer is None:
             merge.verdict, merge.reason = BLOCK, NO_ROUTE
         elif answer.allowed:

@@ -50,6 +50,12 @@ CODES: dict[str, CodeInfo] = {
         "register(api) threw",
         "Fails to load the plugin in that registration mode: none of its hooks from that mode.",
     ),
+    "openclaw-fired-without-inspector": CodeInfo(
+        "info",
+        "fired while no inspector listened: the bridge plugin answered by itself",
+        "Went on with the bridge plugin's own answer (its noInspector setting: continue, block "
+        "or OpenClaw's own approval); the plugin kept the call for when an inspector came.",
+    ),
     "openclaw-dropped-values": CodeInfo(
         "info",
         "the answer holds functions (onResolution) the journal cannot show",

@@ -1,0 +1,78 @@
+"""The result a live OpenClaw Gateway's hook gets back through the bridge plugin: the merged
+outcome of the inspector's own OpenClaw plugin (and of the person), written as one handler's
+return value in the shape OpenClaw reads.
+
+before_tool_call: `{block, blockReason}`, `{params}` (the hooks' params, which OpenClaw merges
+over the tool's own), or `{requireApproval}` when nobody at the inspector could answer it (the
+Gateway then asks its own approvers); a person's allow or deny goes back as the answer itself,
+because OpenClaw cannot route an approval for runs started from the CLI or cron.
+message_sending: `{cancel: true}` or `{content}`. Other hooks: the merged fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.hosts.openclaw.host_mode_merge import (
+    APPROVAL,
+    BEFORE_TOOL_CALL,
+    BLOCK,
+    CANCEL,
+    MESSAGE_SENDING,
+    Merge,
+)
+
+JSONObject = dict[str, Any]
+CONTINUE = "continue"
+MODIFY = "modify"
+
+
+@dataclass(frozen=True)
+class BridgeAnswer:
+    result: JSONObject | None  # what the bridge plugin's handler returns (None: no decision)
+    action: str  # what the exchange list shows
+
+
+NO_DECISION = BridgeAnswer(None, CONTINUE)
+
+
+def tool_call_answer(merge: Merge | None, edited_params: JSONObject | None) -> BridgeAnswer:
+    """before_tool_call: `merge` of the inspector's hooks (None: it has none), over params a
+    person edited while the call was held (None: not edited)."""
+    if merge is not None and merge.verdict == BLOCK:
+        return BridgeAnswer({"block": True, "blockReason": merge.reason}, BLOCK)
+    if merge is not None and merge.verdict == APPROVAL:
+        approval = dict(merge.approval or {})
+        result: JSONObject = {"requireApproval": approval}
+        params = _params(merge, edited_params)
+        if params is not None:
+            result["params"] = params
+        return BridgeAnswer(result, APPROVAL)
+    params = _params(merge, edited_params)
+    return BridgeAnswer({"params": params}, MODIFY) if params is not None else NO_DECISION
+
+
+def hook_answer(merge: Merge | None) -> BridgeAnswer:
+    """Any other hook that decides."""
+    if merge is None:
+        return NO_DECISION
+    if merge.hook_name == MESSAGE_SENDING and merge.verdict == CANCEL:
+        return BridgeAnswer({"cancel": True}, CANCEL)
+    if merge.fields:
+        return BridgeAnswer(dict(merge.fields), MODIFY)
+    return NO_DECISION
+
+
+def answer(
+    hook_name: str, merge: Merge | None, edited_params: JSONObject | None = None
+) -> BridgeAnswer:
+    if hook_name == BEFORE_TOOL_CALL:
+        return tool_call_answer(merge, edited_params)
+    return hook_answer(merge)
+
+
+def _params(merge: Merge | None, edited: JSONObject | None) -> JSONObject | None:
+    hooks = merge.params if merge is not None else None
+    if edited is None:
+        return hooks
+    return edited | (hooks or {})

@@ -1,0 +1,395 @@
+"use strict";
+// hook-inspector's bridge plugin for OpenClaw: every hook OpenClaw fires goes to the inspector's
+// relay socket; the hooks that decide wait for the inspector's answer (within their deadline) and
+// return it as their result. Node built-ins only: OpenClaw loads it from the Python package.
+//
+// The wire (inspector/bridge/plugin_wire.py says it too): one connection per Gateway process,
+// one JSON object a line. The plugin greets
+//   {"hook_inspector_relay": 1, "name": "openclaw", "pid": ..., "token": ...,
+//    "plugin": {"host": "openclaw"}}
+// and reads the welcome. Then it sends
+//   {"id": 7, "hook": "before_tool_call", "event": {...}, "ctx": {...}, "timeout_ms": 59800}
+// for a hook that decides, and the inspector answers {"id": 7, "result": {...} | null} in time;
+// a hook that only observes is sent with no id and gets no answer. What OpenClaw fired while no
+// inspector listened (the last 1,000) goes first after a welcome, marked "backlog": true, with
+// "answered": what the plugin answered by itself.
+
+const fs = require("node:fs");
+const net = require("node:net");
+const os = require("node:os");
+const path = require("node:path");
+
+const PLUGIN_ID = "hook-inspector";
+const WIRE_VERSION = 1;
+const SOCKET_NAME = "relay.sock";
+const BACKLOG_LIMIT = 1000;
+const RETRY_EVERY_MS = 1000;
+const WELCOME_WAIT_MS = 1000;
+const DEFAULT_TIMEOUT_MS = 60000;
+const DEFAULT_PRIORITY = 1000;
+const LINE_LIMIT = 64 * 1024 * 1024;
+const DEPTH_LIMIT = 64;
+
+// The hooks whose answer changes what OpenClaw does: they wait for the inspector.
+const DECIDING = new Set([
+  "before_tool_call",
+  "message_sending",
+  "before_agent_reply",
+  "before_prompt_build",
+  "before_model_resolve",
+]);
+// Every other hook of OpenClaw's catalogue: sent, not waited for.
+const OBSERVED = [
+  "before_agent_start",
+  "before_agent_finalize",
+  "before_agent_run",
+  "agent_turn_prepare",
+  "agent_end",
+  "model_call_started",
+  "model_call_ended",
+  "llm_input",
+  "llm_output",
+  "after_tool_call",
+  "tool_result_persist",
+  "before_message_write",
+  "resolve_exec_env",
+  "inbound_claim",
+  "message_received",
+  "message_sent",
+  "before_dispatch",
+  "reply_dispatch",
+  "reply_payload_sending",
+  "session_start",
+  "session_end",
+  "before_compaction",
+  "after_compaction",
+  "before_reset",
+  "subagent_spawning",
+  "subagent_delivery_target",
+  "subagent_spawned",
+  "subagent_ended",
+  "gateway_start",
+  "gateway_stop",
+  "before_install",
+];
+// Keys whose values are OpenClaw's own machinery, not the hook's data: never sent.
+const STRIPPED_KEYS = new Set(["abortSignal", "signal", "config", "cfg", "runtime", "api"]);
+
+// ---- settings --------------------------------------------------------------------------------
+
+function defaultSocket() {
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  if (runtime) return path.join(runtime, "hook-inspector", SOCKET_NAME);
+  return path.join(os.tmpdir(), `hook-inspector-${process.getuid()}`, SOCKET_NAME);
+}
+
+function settings(raw) {
+  const config = raw && typeof raw === "object" ? raw : {};
+  const timeoutMs = Number.isInteger(config.timeoutMs) ? config.timeoutMs : DEFAULT_TIMEOUT_MS;
+  return {
+    socket: typeof config.socket === "string" && config.socket ? config.socket : null,
+    tcp: typeof config.tcp === "string" && config.tcp ? config.tcp : null,
+    tokenFile: typeof config.tokenFile === "string" && config.tokenFile ? config.tokenFile : null,
+    noInspector: ["block", "approval"].includes(config.noInspector) ? config.noInspector : "continue",
+    timeoutMs: Math.min(Math.max(timeoutMs, 100), 600000),
+    priority: Number.isInteger(config.priority) ? config.priority : DEFAULT_PRIORITY,
+  };
+}
+
+// When the plugin stops waiting: a margin (10 % of the deadline, 20 to 200 ms) before OpenClaw
+// gives up on the handler, so its own answer still counts. As relay/wire.py answer_by_ms.
+function answerByMs(deadlineMs) {
+  const margin = Math.max(20, Math.min(Math.floor(deadlineMs / 10), 200));
+  return Math.max(deadlineMs - margin, 0);
+}
+
+// ---- what is sent ----------------------------------------------------------------------------
+
+// Plain JSON data only: functions, abort signals, OpenClaw's config and runtime objects, class
+// instances and cycles are left out.
+function plain(value, depth = 0, seen = new Set()) {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value !== "object" || depth > DEPTH_LIMIT || seen.has(value)) return undefined;
+  if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value)) return `<${value.length} bytes>`;
+  const prototype = Object.getPrototypeOf(value);
+  const isArray = Array.isArray(value);
+  if (!isArray && prototype !== Object.prototype && prototype !== null) return undefined;
+  seen.add(value);
+  let copy;
+  if (isArray) {
+    copy = value.map((item) => {
+      const safe = plain(item, depth + 1, seen);
+      return safe === undefined ? null : safe;
+    });
+  } else {
+    copy = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (STRIPPED_KEYS.has(key)) continue;
+      const safe = plain(item, depth + 1, seen);
+      if (safe !== undefined) copy[key] = safe;
+    }
+  }
+  seen.delete(value);
+  return copy;
+}
+
+// What the plugin answers by itself when no inspector answers in time.
+function fallback(hookName, event, choice) {
+  if (choice === "block") {
+    const reason = "hook-inspector is not answering (noInspector: block)";
+    if (hookName === "before_tool_call") return { block: true, blockReason: reason };
+    if (hookName === "message_sending") return { cancel: true };
+  }
+  if (choice === "approval" && hookName === "before_tool_call") {
+    const tool = String(event?.toolName ?? "a tool");
+    const params = JSON.stringify(plain(event?.params) ?? {});
+    return {
+      requireApproval: {
+        title: `hook-inspector is not answering: ${tool}`.slice(0, 80),
+        description: `${tool} ${params}`.slice(0, 512),
+        severity: "warning",
+      },
+    };
+  }
+  return undefined;
+}
+
+// ---- trust -----------------------------------------------------------------------------------
+
+// Whoever answers here answers OpenClaw: the socket and its folder must be this user's (or
+// root's), and nobody else may write to them (a sticky folder such as /tmp aside).
+function untrusted(socketPath) {
+  const mine = (info) => info.uid === process.getuid() || info.uid === 0;
+  const folder = path.dirname(socketPath);
+  const folderInfo = fs.lstatSync(folder);
+  if (!folderInfo.isDirectory()) return `its folder ${folder} is not a folder`;
+  if (!mine(folderInfo)) return `${folder} belongs to uid ${folderInfo.uid}`;
+  if (folderInfo.mode & 0o022 && !(folderInfo.mode & 0o1000)) {
+    return `its folder ${folder} may be written by other users`;
+  }
+  const info = fs.lstatSync(socketPath);
+  if (!info.isSocket()) return `${socketPath} is not a socket`;
+  if (!mine(info)) return `${socketPath} belongs to uid ${info.uid}`;
+  if (info.mode & 0o022) return `${socketPath} may be written by other users`;
+  return null;
+}
+
+function readToken(file) {
+  const token = fs.readFileSync(file, "utf8").trim().split(/\r?\n/)[0].trim();
+  if (!token) throw new Error(`${file}: the token file is empty`);
+  return token;
+}
+
+// ---- the connection --------------------------------------------------------------------------
+
+class Link {
+  constructor(options, logger) {
+    this.options = options;
+    this.logger = logger;
+    this.socket = null;
+    this.open = false;
+    this.buffer = "";
+    this.nextId = 1;
+    this.pending = new Map(); // id -> resolve
+    this.backlog = [];
+    this.lastAttempt = -Infinity;
+    this.lastProblem = "";
+    this.waiters = []; // resolves waiting for the welcome
+  }
+
+  // Try to connect, at most once a second; never throws.
+  ensure() {
+    if (this.socket !== null) return;
+    const now = Date.now();
+    if (now - this.lastAttempt < RETRY_EVERY_MS) return;
+    this.lastAttempt = now;
+    try {
+      this.connect();
+    } catch (error) {
+      this.problem(`cannot reach hook-inspector: ${error.message}`);
+      this.socket = null;
+    }
+  }
+
+  connect() {
+    const { tcp, tokenFile } = this.options;
+    let socket;
+    if (tcp) {
+      const at = tcp.lastIndexOf(":");
+      socket = net.createConnection({ host: tcp.slice(0, at), port: Number(tcp.slice(at + 1)) });
+    } else {
+      const where = this.options.socket ?? defaultSocket();
+      const why = untrusted(where);
+      if (why) throw new Error(`${where} is not trusted: ${why}`);
+      socket = net.createConnection({ path: where });
+    }
+    const token = tokenFile ? readToken(tokenFile) : null;
+    this.socket = socket;
+    socket.setEncoding("utf8");
+    socket.unref(); // never keeps OpenClaw alive
+    socket.on("connect", () => {
+      const greeting = {
+        hook_inspector_relay: WIRE_VERSION,
+        name: "openclaw",
+        pid: process.pid,
+        token,
+        plugin: { host: "openclaw" },
+      };
+      socket.write(JSON.stringify(greeting) + "\n");
+    });
+    socket.on("data", (chunk) => this.received(chunk));
+    socket.on("error", (error) => this.problem(`hook-inspector: ${error.message}`));
+    socket.on("close", () => this.closed(socket));
+  }
+
+  received(chunk) {
+    this.buffer += chunk;
+    if (this.buffer.length > LINE_LIMIT) {
+      this.problem("hook-inspector sent a line over 64 MiB");
+      this.socket?.destroy();
+      return;
+    }
+    let end;
+    while ((end = this.buffer.indexOf("\n")) >= 0) {
+      const line = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 1);
+      if (line.trim()) this.line(line);
+    }
+  }
+
+  line(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.problem(`hook-inspector sent a line that is not JSON: ${text.slice(0, 120)}`);
+      return;
+    }
+    if (!this.open) {
+      if (message?.hook_inspector === WIRE_VERSION && message.ok === true) {
+        this.welcomed();
+      } else {
+        this.problem(`hook-inspector refused the plugin: ${message?.error ?? text.slice(0, 120)}`);
+        this.socket?.destroy();
+      }
+      return;
+    }
+    const resolve = this.pending.get(message?.id);
+    if (resolve) {
+      this.pending.delete(message.id);
+      resolve({ answered: true, result: message.result ?? undefined });
+    }
+  }
+
+  welcomed() {
+    this.open = true;
+    this.lastProblem = "";
+    this.logger.info?.("hook-inspector: connected");
+    const kept = this.backlog.splice(0);
+    for (const message of kept) this.write(message);
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  closed(socket) {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    this.open = false;
+    this.buffer = "";
+    for (const resolve of this.pending.values()) resolve({ answered: false });
+    this.pending.clear();
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  problem(text) {
+    if (text !== this.lastProblem) this.logger.warn?.(text); // once, not once a second
+    this.lastProblem = text;
+  }
+
+  write(message) {
+    this.socket.write(JSON.stringify(message) + "\n");
+  }
+
+  keep(message) {
+    this.backlog.push({ ...message, backlog: true });
+    if (this.backlog.length > BACKLOG_LIMIT) this.backlog.shift();
+  }
+
+  // Until the welcome (when a connection is being made), for at most `ms`.
+  async ready(ms) {
+    this.ensure();
+    if (this.open || this.socket === null) return this.open;
+    let timer;
+    await new Promise((resolve) => {
+      this.waiters.push(resolve);
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+    return this.open;
+  }
+
+  observe(hookName, event, ctx) {
+    const message = { hook: hookName, event: plain(event), ctx: plain(ctx), at: Date.now() };
+    this.ensure();
+    if (this.open) this.write(message);
+    else this.keep(message);
+  }
+
+  async decide(hookName, event, ctx) {
+    const started = Date.now();
+    const waitMs = answerByMs(this.options.timeoutMs);
+    const message = { hook: hookName, event: plain(event), ctx: plain(ctx), at: started };
+    const answer = fallback(hookName, event, this.options.noInspector);
+    if (!(await this.ready(Math.min(WELCOME_WAIT_MS, waitMs)))) {
+      this.keep({ ...message, answered: plain(answer) ?? null });
+      return answer;
+    }
+    const id = this.nextId++;
+    const timeout_ms = Math.max(waitMs - (Date.now() - started), 1);
+    let timer;
+    const reply = await new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      timer = setTimeout(() => resolve({ answered: false }), timeout_ms);
+      this.write({ ...message, id, timeout_ms });
+    });
+    clearTimeout(timer);
+    this.pending.delete(id);
+    return reply.answered ? reply.result : answer;
+  }
+}
+
+// ---- the entry -------------------------------------------------------------------------------
+
+let link = null; // one per Gateway process, whichever registration mode made it
+
+function register(api) {
+  const options = settings(api.pluginConfig);
+  link ??= new Link(options, api.logger ?? console);
+  const on = (hookName, handler, extra) => {
+    try {
+      api.on(hookName, handler, { priority: options.priority, ...extra });
+    } catch (error) {
+      api.logger?.warn?.(`hook-inspector: cannot follow ${hookName}: ${error.message}`);
+    }
+  };
+  for (const hookName of DECIDING) {
+    on(hookName, (event, ctx) => link.decide(hookName, event, ctx), {
+      timeoutMs: options.timeoutMs,
+    });
+  }
+  for (const hookName of OBSERVED) {
+    on(hookName, (event, ctx) => {
+      link.observe(hookName, event, ctx);
+      return undefined;
+    });
+  }
+  link.ensure();
+}
+
+module.exports = {
+  id: PLUGIN_ID,
+  name: "hook-inspector bridge",
+  register,
+};
