@@ -1,5 +1,6 @@
 """`hook-inspector install HOST` and `uninstall HOST`: put the command relay into Claude Code's
-settings.json or a j-cli hook folder, and take it out again."""
+settings.json or a j-cli hook folder, or the bridge plugin into OpenClaw's openclaw.json, and take
+it out again."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ import shlex
 import sys
 from pathlib import Path
 
-from inspector.cli import install_claude, install_jcli
+from inspector.cli import install_claude, install_jcli, install_openclaw
 from inspector.config.checks import did_you_mean
 from inspector.config.errors import ConfigError
+from inspector.host_names import OPENCLAW
 from inspector.hosts.claude.events import EVENTS as CLAUDE_EVENTS
 from inspector.relay import command_wire
 from inspector.relay.command_wire import CLAUDE, DEFAULT_TIMEOUT_MS, JCLI
 
-HOSTS = (CLAUDE, JCLI)
+HOSTS = (CLAUDE, JCLI, OPENCLAW)
+OPENCLAW_TIMEOUT_S = 60  # how long the Gateway gives the bridge's deciding hooks, by default
 KNOWN_EVENTS = {CLAUDE: CLAUDE_EVENTS, JCLI: install_jcli.EVENTS}
 DEFAULT_EVENTS = {CLAUDE: install_claude.DEFAULT_EVENTS, JCLI: install_jcli.DEFAULT_EVENTS}
 # The relay's own entry file, named without importing it (it puts the package on sys.path).
@@ -43,10 +46,22 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=int,
         metavar="S",
         help="the handler's timeout in seconds, which the relay answers within (default: the"
-        " host's, 600 for Claude Code, 10 for j-cli)",
+        " host's, 600 for Claude Code, 10 for j-cli; 60 for OpenClaw's deciding hooks)",
     )
     install.add_argument(
         "--socket", type=Path, metavar="PATH", help="the inspector's socket, if not the default"
+    )
+    install.add_argument(
+        "--no-inspector",
+        choices=install_openclaw.NO_INSPECTOR,
+        default="continue",
+        help="OpenClaw: what a call that decides gets when no inspector answers in time: go on"
+        " (default), block, or OpenClaw's own approval",
+    )
+    install.add_argument(
+        "--print",
+        action="store_true",
+        help="OpenClaw: print the openclaw.json snippet instead of changing the file",
     )
     uninstall = commands.add_parser("uninstall", help="take out what install put in")
     _add_where(uninstall)
@@ -66,9 +81,19 @@ def _add_where(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the user's ~/.claude/settings.json or ~/.jdata/agent/hooks instead",
     )
+    where.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="OpenClaw: its openclaw.json (default: $OPENCLAW_CONFIG_PATH, else"
+        " $OPENCLAW_STATE_DIR/openclaw.json, else ~/.openclaw/openclaw.json)",
+    )
 
 
 def run_install(args: argparse.Namespace) -> int:
+    _check_where(args)
+    if args.host == OPENCLAW:
+        return _install_openclaw(args)
     events = _events(args.host, args.events)
     timeout_s = args.timeout or DEFAULT_TIMEOUT_MS[args.host] // 1000
     if timeout_s <= 0:
@@ -85,12 +110,39 @@ def run_install(args: argparse.Namespace) -> int:
 
 
 def run_uninstall(args: argparse.Namespace) -> int:
-    if args.host == CLAUDE:
+    _check_where(args)
+    if args.host == OPENCLAW:
+        done = install_openclaw.uninstall(install_openclaw.config_file(args.config))
+    elif args.host == CLAUDE:
         done = install_claude.uninstall(install_claude.settings_file(args.project, args.user))
     else:
         done = install_jcli.uninstall(install_jcli.hook_folder(args.project, args.user))
     print(f"hook-inspector: {done}")
     return 0
+
+
+def _install_openclaw(args: argparse.Namespace) -> int:
+    for flag, given in (("--events", args.events), ("--matcher", args.matcher)):
+        if given is not None:
+            raise ConfigError(flag, "OpenClaw's bridge plugin follows every hook; leave it out")
+    timeout_s = args.timeout or OPENCLAW_TIMEOUT_S
+    if not 0 < timeout_s <= 600:
+        raise ConfigError("--timeout", f"OpenClaw allows 1 to 600 seconds, got {timeout_s}")
+    entry = install_openclaw.plugin_entry(args.socket, args.no_inspector, timeout_s * 1000)
+    if args.print:
+        print(install_openclaw.snippet(entry))
+        return 0
+    done = install_openclaw.install(install_openclaw.config_file(args.config), entry)
+    print(f"hook-inspector: {done}")
+    return 0
+
+
+def _check_where(args: argparse.Namespace) -> None:
+    """--config is OpenClaw's; --project and --user are Claude Code's and j-cli's."""
+    if args.host == OPENCLAW and (args.project is not None or args.user):
+        raise ConfigError("--project", "OpenClaw has one openclaw.json: name it with --config")
+    if args.host != OPENCLAW and args.config is not None:
+        raise ConfigError("--config", f"{args.host} is set with --project or --user")
 
 
 def relay_command(host: str, timeout_s: int, socket: Path | None) -> str:

@@ -1,0 +1,192 @@
+"""`hook-inspector install openclaw` / `uninstall openclaw`: the bridge plugin (shipped in the
+package, inspector/hosts/openclaw/plugin) added to OpenClaw's openclaw.json, and taken out again.
+
+Install puts the plugin's folder in `plugins.load.paths` (once), its id in `plugins.allow` when
+the file keeps an allow list, and its entry in `plugins.entries["hook-inspector"]`: enabled,
+with conversation access (so the prompt and model hooks reach it) and its settings; run again,
+it replaces its own entry (idempotent). Before the first change the file is copied to
+`openclaw.json.hook-inspector.bak`. Uninstall takes all of it out, with the objects and lists
+that only held it; when what is left is the backup's content, the backup's bytes go back, so
+the file is as it was, byte for byte. OpenClaw also reads JSON5 (comments, trailing commas);
+such a file is not rewritten: install says so and prints the snippet to add by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from inspector.cli.install_files import Backup, write_atomically
+from inspector.config.document import Document
+from inspector.config.errors import ConfigError
+from inspector.config.fields import describe
+from inspector.config.files import read_config_text
+from inspector.config.parse import parse_json
+from inspector.hosts.openclaw import BRIDGE_PLUGIN_FOLDER
+
+JSONObject = dict[str, Any]
+
+PLUGIN_ID = "hook-inspector"
+PLUGIN_FOLDER = BRIDGE_PLUGIN_FOLDER
+STATE_DIR, CONFIG_NAME = ".openclaw", "openclaw.json"
+NO_INSPECTOR = ("continue", "block", "approval")
+
+
+def config_file(given: Path | None) -> Path:
+    """The openclaw.json OpenClaw reads: --config, else $OPENCLAW_CONFIG_PATH, else
+    $OPENCLAW_STATE_DIR/openclaw.json, else ~/.openclaw/openclaw.json."""
+    if given is not None:
+        return given
+    if os.environ.get("OPENCLAW_CONFIG_PATH"):
+        return Path(os.environ["OPENCLAW_CONFIG_PATH"])
+    if os.environ.get("OPENCLAW_STATE_DIR"):
+        return Path(os.environ["OPENCLAW_STATE_DIR"]) / CONFIG_NAME
+    return Path.home() / STATE_DIR / CONFIG_NAME
+
+
+def plugin_entry(socket: Path | None, no_inspector: str, timeout_ms: int) -> JSONObject:
+    """The plugin's `plugins.entries` entry."""
+    config: JSONObject = {"noInspector": no_inspector, "timeoutMs": timeout_ms}
+    if socket is not None:
+        config["socket"] = str(socket.absolute())
+    return {"enabled": True, "hooks": {"allowConversationAccess": True}, "config": config}
+
+
+def snippet(entry: JSONObject) -> str:
+    """What install adds, for a person to put in by hand."""
+    plugins = {"load": {"paths": [str(PLUGIN_FOLDER)]}, "entries": {PLUGIN_ID: entry}}
+    return json.dumps({"plugins": plugins}, indent=2, ensure_ascii=False)
+
+
+def install(file: Path, entry: JSONObject) -> str:
+    """Add the bridge plugin to `file`; returns what was done, for the user."""
+    doc, settings = _read(file, entry)
+    # the file as it was before the first install, not as an earlier install left it
+    keep_as_it_was = doc is not None and not _take_out(json.loads(json.dumps(settings)), {})
+    plugins = _object(doc, settings, ("plugins",))
+    load = _object(doc, plugins, ("plugins", "load"))
+    paths = _list(doc, load, ("plugins", "load", "paths"))
+    if str(PLUGIN_FOLDER) not in paths:
+        paths.append(str(PLUGIN_FOLDER))
+    allow = plugins.get("allow")
+    if isinstance(allow, list) and PLUGIN_ID not in allow:
+        allow.append(PLUGIN_ID)
+    _object(doc, plugins, ("plugins", "entries"))[PLUGIN_ID] = entry
+    saved = Backup(file).keep() if keep_as_it_was else None
+    file.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(file, _text(settings))
+    where = f" (the file as it was: {saved})" if saved else ""
+    return (
+        f"the bridge plugin is in {file}{where}; a running Gateway loads it after"
+        " `openclaw plugins reload` or a restart"
+    )
+
+
+def uninstall(file: Path) -> str:
+    """Take the bridge plugin out of `file`; returns what was done, for the user."""
+    if not file.exists():
+        return f"{file} does not exist: nothing to take out"
+    _doc, settings = _read(file, None)
+    backup = Backup(file)
+    before = _parsed(backup.content())
+    if not _take_out(settings, before):
+        return f"the bridge plugin is not in {file}: nothing taken out"
+    original = backup.content()
+    if original is not None and settings == before:
+        write_atomically(file, original)
+        backup.discard()
+        return f"took the bridge plugin out of {file}: it is as it was before install"
+    if original is None and not settings:
+        os.unlink(file)
+        return f"took the bridge plugin out of {file}, which install had made: removed it"
+    write_atomically(file, _text(settings))
+    backup.discard()
+    return f"took the bridge plugin out of {file}"
+
+
+def _take_out(settings: JSONObject, before: JSONObject) -> bool:
+    """Remove what install added; objects and lists it leaves empty go too, unless the file
+    had them before install. Whether there was anything to remove."""
+    plugins = settings.get("plugins")
+    if not isinstance(plugins, dict):
+        return False
+    had = _object_at(before, "plugins")
+    found = False
+    entries = plugins.get("entries")
+    if isinstance(entries, dict) and PLUGIN_ID in entries:
+        del entries[PLUGIN_ID]
+        found = True
+        _drop_if_empty(plugins, "entries", had)
+    load = plugins.get("load")
+    paths = load.get("paths") if isinstance(load, dict) else None
+    if isinstance(load, dict) and isinstance(paths, list) and str(PLUGIN_FOLDER) in paths:
+        paths.remove(str(PLUGIN_FOLDER))
+        found = True
+        _drop_if_empty(load, "paths", _object_at(had, "load"))
+        _drop_if_empty(plugins, "load", had)
+    allow = plugins.get("allow")
+    if isinstance(allow, list) and PLUGIN_ID in allow and PLUGIN_ID not in had.get("allow", []):
+        allow.remove(PLUGIN_ID)
+    if found:
+        _drop_if_empty(settings, "plugins", before)
+    return found
+
+
+def _object_at(parent: JSONObject, key: str) -> JSONObject:
+    value = parent.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _drop_if_empty(parent: JSONObject, key: str, before: JSONObject) -> None:
+    if not parent.get(key) and key not in before:
+        del parent[key]
+
+
+def _read(file: Path, entry: JSONObject | None) -> tuple[Document | None, JSONObject]:
+    """The file's document (None when there is no file) and its settings. A file that is not
+    plain JSON is refused with the snippet to add by hand (`entry`: install's)."""
+    if not file.exists():
+        return None, {}
+    try:
+        doc = parse_json(str(file), read_config_text(file))
+    except ConfigError as error:
+        hint = (
+            "; OpenClaw reads JSON5 too (comments, trailing commas), but hook-inspector changes"
+            " only plain JSON"
+        )
+        if entry is not None:
+            hint += f". Add this by hand:\n{snippet(entry)}"
+        raise ConfigError(error.file, error.message + hint, line=error.line) from None
+    if not isinstance(doc.data, dict):
+        raise doc.error((), f"the top level must be a JSON object, got {describe(doc, doc.data)}")
+    return doc, doc.data
+
+
+def _object(doc: Document | None, parent: JSONObject, path: tuple[str, ...]) -> JSONObject:
+    value = parent.setdefault(path[-1], {})
+    if not isinstance(value, dict):
+        assert doc is not None
+        raise doc.error(path, f"expected an object, got {describe(doc, value)}")
+    return value
+
+
+def _list(doc: Document | None, parent: JSONObject, path: tuple[str, ...]) -> list[Any]:
+    value = parent.setdefault(path[-1], [])
+    if not isinstance(value, list):
+        assert doc is not None
+        raise doc.error(path, f"expected a list of folders, got {describe(doc, value)}")
+    return value
+
+
+def _parsed(data: bytes | None) -> JSONObject:
+    """The backup's settings; {} when there is none (or it no longer reads as JSON)."""
+    try:
+        value = json.loads(data.decode("utf-8-sig")) if data is not None else {}
+    except ValueError:
+        value = {}
+    return value if isinstance(value, dict) else {}
+
+
+def _text(settings: JSONObject) -> str:
+    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
