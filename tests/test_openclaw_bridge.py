@@ -69,7 +69,9 @@ async def test_observed_hooks_are_events_with_functions_and_signals_left_out(
     async with inspector(engine, socket), gateway(socket) as live:
         await live.fire("before_tool_call", *exec_call("ls"))  # connected and welcomed
         assert await live.fire("after_tool_call", event, {"agentId": "main"}) is None
-        await wait_for(lambda: engine.journal.of_type(Event))
+        await wait_for(
+            lambda: any(e.kind == "after_tool_call" for e in engine.journal.of_type(Event))
+        )
     (seen,) = [e for e in engine.journal.of_type(Event) if e.kind == "after_tool_call"]
     assert seen.payload == {"event": event, "ctx": {"agentId": "main"}}
     assert seen.source == "relay:openclaw" and seen.host == "openclaw"

@@ -110,6 +110,19 @@ async def test_a_handler_past_its_timeout_blocks_the_tool() -> None:
     assert outcome.tool_calls[0].told == HOOK_FAILED
 
 
+async def test_a_handlers_stray_async_errors_are_logged_and_the_harness_goes_on() -> None:
+    engine = Engine(load_config(PLUGINS / "stray"))
+    async with engine:
+        assert engine.plugin is not None
+        for _ in range(2):  # the first call's stray errors do not take the second one down
+            await engine.plugin.fire("before_tool_call", {"toolName": "exec"}, source="test")
+            await wait_for(lambda: len(list(engine.journal.of_type(Stderr))) >= 2)
+    lines = [record.line for record in engine.journal.of_type(Stderr)]
+    assert "unhandled rejection: Error: nobody awaits this (exec)" in lines
+    assert "uncaught exception: Error: thrown in a timer" in lines
+    assert [e.status for e in exchanges(engine, "before_tool_call")] == ["ok", "ok"]
+
+
 async def test_higher_priority_first_each_sees_the_original_and_the_last_params_win() -> None:
     engine, [outcome] = await play(PLUGINS / "order")
     lines = [record.line for record in engine.journal.of_type(Stderr)]

@@ -22,6 +22,10 @@ process.stdout.write = (...args) => process.stderr.write(...args);
 const send = (message) => writeStdout(JSON.stringify(message) + "\n");
 const toStderr = (...args) => process.stderr.write(util.format(...args) + "\n");
 console.log = console.info = console.debug = console.warn = console.error = toStderr;
+// A plugin's stray async error (a promise nobody awaits, a throw in a timer) is logged, as the
+// Gateway logs it, and the harness goes on serving the other handlers.
+process.on("unhandledRejection", (reason) => toStderr(`unhandled rejection: ${describe(reason)}`));
+process.on("uncaughtException", (error) => toStderr(`uncaught exception: ${describe(error)}`));
 
 // A plugin written against OpenClaw imports its SDK; without OpenClaw installed beside it, both
 // require() and import of "openclaw/plugin-sdk/..." get the harness's plugin-sdk.cjs instead.
