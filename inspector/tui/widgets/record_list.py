@@ -403,11 +403,13 @@ class RecordList(ScrollView, can_focus=True):
         return self._sort is not None and self._key(record) != self._keys[id(record)]
 
     def _stored_key(self, record: Record) -> Any:
-        return record.seq if self._sort is None else self._keys[id(record)]
+        return self._keys[id(record)]
 
     def _place(self, record: Record) -> int:
         """The row `record` has, or would have, in the index."""
-        key = self._keys.get(id(record)) if self._sort is not None else record.seq
+        if self._sort is None:  # journal order: a plain function key, no method call per step
+            return bisect_left(self._index, record.seq, key=_seq)
+        key = self._keys.get(id(record))
         if key is None:
             key = self._key(record)
         return bisect_left(self._index, key, key=self._stored_key)
