@@ -362,11 +362,23 @@ class Link {
 
 // ---- the entry -------------------------------------------------------------------------------
 
-let link = null; // one per Gateway process, whichever registration mode made it
+// One connection per Gateway process: OpenClaw loads this file once per registration mode, as
+// separate module instances, so the link lives on the process's global object.
+const LINK = Symbol.for("hook-inspector.openclaw.link");
+
+function processLink(options, logger) {
+  if (!globalThis[LINK]) {
+    const link = new Link(options, logger);
+    // An inspector that starts later is found within a second, whether or not hooks fire.
+    setInterval(() => link.ensure(), RETRY_EVERY_MS).unref();
+    globalThis[LINK] = link;
+  }
+  return globalThis[LINK];
+}
 
 function register(api) {
   const options = settings(api.pluginConfig);
-  link ??= new Link(options, api.logger ?? console);
+  const link = processLink(options, api.logger ?? console);
   const on = (hookName, handler, extra) => {
     try {
       api.on(hookName, handler, { priority: options.priority, ...extra });
