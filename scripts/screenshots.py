@@ -7,8 +7,10 @@ for. Most run the bundled demo and wait until its scenario has finished (or, for
 until the prompt is open; for the held request, until the intercept holds the first tool call).
 Two show the other hosts: a PreToolUse recorded from the real Claude Code CLI, handed to the app's
 listener by a real `hook-inspector relay --host claude` process, with the approval prompt it
-opened; and the OpenClaw example plugin (inspector/examples/openclaw/tool-guard, run by node) after
-its scenario, filtered to its before_tool_call chain. PNGs come from
+opened; the OpenClaw example plugin (inspector/examples/openclaw/tool-guard, run by node) after
+its scenario, filtered to its before_tool_call chain; and a live OpenClaw turn handed to the app
+by hook-inspector's own bridge plugin (in a Node process, called as the Gateway calls it), with
+the example's requireApproval open in the prompt. PNGs come from
 cairosvg when importable (with fonts-firacode installed they match the SVG pixel for pixel), else
 from rsvg-convert when it is on PATH, else they are skipped with a note.
 """
@@ -24,16 +26,22 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import yaml
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from inspector.bridge.listener import ListenOptions
+from inspector.config.openclaw_plugin import read_plugin
 from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO, EXAMPLES
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
+from inspector.hosts.openclaw import BRIDGE_PLUGIN_FOLDER
+from inspector.hosts.openclaw.host_mode_harness import Harness
+from inspector.journal.journal import Journal
 from inspector.relay.command_wire import INSIDE_INSPECTOR
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.screens.approval import ApprovalScreen
@@ -201,10 +209,10 @@ class RelayedPreToolUse:
             await asyncio.wait_for(self._relay.wait(), DEADLINE_S)
 
 
-def has_relayed_row(app: InspectorApp) -> bool:
+def has_relayed_row(app: InspectorApp, relay: str = "claude") -> bool:
     exchanges = app.screen_stack[0].query_one(ExchangeList)
     exchanges.flush()
-    return any(getattr(row, "source", "") == "relay:claude" for row in exchanges.rows)
+    return any(getattr(row, "source", "") == f"relay:{relay}" for row in exchanges.rows)
 
 
 OPENCLAW_PLUGIN = EXAMPLES / "openclaw" / "tool-guard"
@@ -229,6 +237,93 @@ async def openclaw_chain(pilot: Pilot[int]) -> None:
     app.query_one("#filter", Input).value = CHAIN  # as if typed
 
 
+# One turn of a live Gateway as OpenClaw 2026.9.6 fires it (the shapes of
+# tests/real_agents/test_openclaw_relayed.py), with stand-in ids.
+RUN = {"runId": "7c1e2f40-5b9d-4c3e-9a61-0f2d8e4b6a17"}
+CTX = {
+    "agentId": "main",
+    "sessionKey": "agent:main:explicit:3f6a9c2e-81d4-4b7f-a5e0-c29d17b84f63",
+    "sessionId": "3f6a9c2e-81d4-4b7f-a5e0-c29d17b84f63",
+    **RUN,
+}
+LIVE_TURN: tuple[tuple[str, dict[str, Any], dict[str, Any]], ...] = (
+    ("before_model_resolve", {"prompt": "Clean up the build folder, then look up the fix."}, CTX),
+    ("before_prompt_build", {"prompt": "Clean up the build folder, then look up the fix."}, CTX),
+    ("llm_input", {**RUN, "provider": "fake", "model": "fake-model-1", "imagesCount": 0}, CTX),
+    (
+        "before_tool_call",
+        {"toolName": "exec", "params": {"command": "rm -rf /"}, **RUN, "toolCallId": "call_1"},
+        {**CTX, "toolName": "exec", "toolCallId": "call_1"},
+    ),
+    (
+        "after_tool_call",
+        {
+            "toolName": "exec",
+            "params": {"command": "rm -rf /"},
+            **RUN,
+            "toolCallId": "call_1",
+            "error": "refusing to run: rm -rf /",
+            "durationMs": 0,
+        },
+        {**CTX, "toolName": "exec", "toolCallId": "call_1"},
+    ),
+    (
+        "before_tool_call",
+        {
+            "toolName": "web_search",
+            "params": {"query": "ENOSPC during npm install"},
+            **RUN,
+            "toolCallId": "call_2",
+        },
+        {**CTX, "toolName": "web_search", "toolCallId": "call_2"},
+    ),
+)
+
+
+class LiveGateway:
+    """OpenClaw's side of the shot: hook-inspector's bridge plugin, loaded in a Node process
+    (the host-mode harness calls its handlers as the Gateway does), hands one turn's hooks to
+    the app, whose config is the tool-guard example; the shot is taken while its
+    requireApproval for web_search waits in the prompt."""
+
+    socket = Path("relay.sock")
+
+    def __init__(self) -> None:
+        self._harness: Harness | None = None
+        self._calls: list[asyncio.Task[Any]] = []
+
+    def session(self) -> Session:
+        plugin = OPENCLAW_PLUGIN.relative_to(ROOT)
+        engine = Engine(load_config(OPENCLAW_PLUGIN))
+        listen = ListenOptions(socket_path=self.socket)
+        return Session(engine, config_path=plugin, watch=False, listen=listen)
+
+    async def __call__(self, pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, InspectorApp)
+        await wait_until(pilot, "the listener", lambda: app.listener is not None)
+        bridge = replace(
+            read_plugin(BRIDGE_PLUGIN_FOLDER),
+            config={"socket": str(self.socket.absolute()), "timeoutMs": 600_000},
+        )
+        self._harness = Harness(bridge, Journal())
+        await self._harness.start()
+        handlers = {r.hook_name: r for r in self._harness.registrations if r.mode == "discovery"}
+        for hook, event, ctx in LIVE_TURN:
+            call = self._harness.call(handlers[hook].index, event, ctx, 600_000)
+            self._calls.append(asyncio.create_task(call))
+            if hook != "before_tool_call" or event["toolName"] != "web_search":
+                await self._calls[-1]  # in turn, as the Gateway fires them
+        await approval_open(pilot)
+        await wait_until(pilot, "the relayed exchanges", lambda: has_relayed_row(app, "openclaw"))
+
+    async def finished(self) -> None:
+        """The waiting call ends once the app has closed its listener."""
+        await asyncio.wait_for(asyncio.gather(*self._calls), DEADLINE_S)
+        if self._harness is not None:
+            await self._harness.stop()
+
+
 async def take(name: str, session: Session, shot: Shot, settings: Path) -> Path:
     app = InspectorApp(session, settings_path=settings)
     app.animation_level = "none"
@@ -250,6 +345,16 @@ async def take_claude_approval(root: Path, settings: Path) -> Path:
     return svg
 
 
+async def take_openclaw_live(root: Path, settings: Path) -> Path:
+    folder = root / "openclaw-live"
+    folder.mkdir(mode=0o700)
+    with contextlib.chdir(folder):
+        live = LiveGateway()
+        svg = await take("openclaw-live", live.session(), live, settings)
+        await live.finished()
+    return svg
+
+
 def settings_dir(root: Path, name: str, theme: str) -> Path:
     folder = root / name
     folder.mkdir()
@@ -268,6 +373,7 @@ async def take_all(root: Path) -> list[Path]:
         await take("held", held_session(), request_held, settings_dir(root, "e", dark)),
         await take_claude_approval(root, settings_dir(root, "f", dark)),
         await take("openclaw", openclaw_session(), openclaw_chain, settings_dir(root, "g", dark)),
+        await take_openclaw_live(root, settings_dir(root, "h", dark)),
         await take(
             "light",
             demo_session(),

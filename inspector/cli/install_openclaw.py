@@ -78,8 +78,7 @@ def install(file: Path, entry: JSONObject) -> str:
     write_atomically(file, _text(settings))
     where = f" (the file as it was: {saved})" if saved else ""
     return (
-        f"the bridge plugin is in {file}{where}; a running Gateway loads it after"
-        " `openclaw plugins reload` or a restart"
+        f"the bridge plugin is in {file}{where}; restart the Gateway to load it"
     )
 
 
