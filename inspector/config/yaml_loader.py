@@ -60,6 +60,19 @@ class GuardedLoader(Composer, _EventParser, SafeConstructor, Resolver):
         # id(node) -> how many values the node stands for once every alias is expanded
         self._sizes: dict[int, int] = {}
 
+    def get_single_node(self) -> Node | None:
+        try:
+            return super().get_single_node()
+        except YamlLimitError:
+            raise
+        except yaml.MarkedYAMLError as error:
+            # libyaml 0.2.5+ stops deep flow collections itself (at 1,000) while scanning, before
+            # the composer reaches our limit: the same limit, said the same way
+            if error.problem and "maximum nesting depth" in error.problem:
+                problem = f"nested more than {MAX_DEPTH} levels deep"
+                raise YamlLimitError(problem, error.problem_mark) from None
+            raise
+
     def compose_node(self, parent: Node | None, index: object) -> Node:
         event = self.peek_event()
         if self.check_event(AliasEvent):
