@@ -3,9 +3,10 @@ says only what the decoder (and so the host) does."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from inspector.hosts.picoclaw.go_decode import field_for, fold
+from inspector.hosts.picoclaw.go_decode import RawValue, field_for, fold
 from inspector.hosts.picoclaw.go_syntax import JsonObject
 from inspector.hosts.picoclaw.go_types import GoType, Map, Pointer, Slice, Struct, deep_equal
 from inspector.hosts.picoclaw.outcome import DISCARDED, Decoded, RpcLine
@@ -61,7 +62,7 @@ def findings_for(decoded: Decoded, line: RpcLine, current: dict[str, Any]) -> li
         return [*found, finding("rpc-error", f"answered with error {detail}", severity=severity)]
     if decoded.error:
         return [*found, _decode_failure(decoded)]
-    raw = line.result.node if line.result is not None else None
+    raw = _raw(line.result)
     if decoded.stage == "approve_tool":
         return found + _approval(raw) + _unknown_keys("approve_tool", raw, [])
     found += _interceptor(decoded, raw, current)
@@ -87,11 +88,27 @@ def _decode_failure(decoded: Decoded) -> Finding:
     return finding("wrong-type", go_error)
 
 
+def _raw(value: RawValue | None) -> Any:
+    """The answer's result as read: plain JSON values when the line had no duplicate keys (no
+    need to build Go's syntax tree to look at it), else that tree."""
+    if value is None:
+        return None
+    return value.plain if value.plain is not None else value.node
+
+
+def _is_object(value: Any) -> bool:
+    return isinstance(value, dict | JsonObject)
+
+
+def _members(obj: dict[str, Any] | JsonObject) -> Iterable[tuple[str, Any]]:
+    return obj.items() if isinstance(obj, dict) else obj
+
+
 def _member(obj: Any, name: str) -> tuple[bool, Any]:
     """Whether a JSON object has a member Go matches to field `name`, and the last one's value."""
-    if not isinstance(obj, JsonObject):
+    if not _is_object(obj):
         return False, None
-    matches = [value for key, value in obj if fold(key) == fold(name)]
+    matches = [value for key, value in _members(obj) if fold(key) == fold(name)]
     return bool(matches), matches[-1] if matches else None
 
 
@@ -157,9 +174,9 @@ def _flattened(stage: str, replacement: Any) -> bool:
     inner_key, inner = (
         ("response", LLM_RESPONSE) if stage == "after_llm" else ("result", TOOL_RESULT)
     )
-    if not isinstance(replacement, JsonObject) or _member(replacement, inner_key)[0]:
+    if not _is_object(replacement) or _member(replacement, inner_key)[0]:
         return False
-    return any(field_for(inner, key) is not None for key, _ in replacement)
+    return any(field_for(inner, key) is not None for key, _ in _members(replacement))
 
 
 def _replacement_checks(decoded: Decoded, current: dict[str, Any]) -> list[Finding]:
@@ -196,8 +213,8 @@ def _unknown_keys(stage: str, raw: Any, explained: list[str]) -> list[Finding]:
 def _walk(node: Any, go_type: GoType, path: str, unknown: list[str]) -> None:
     if isinstance(go_type, Pointer):
         _walk(node, go_type.elem, path, unknown)
-    elif isinstance(go_type, Struct) and isinstance(node, JsonObject):
-        for key, child in node:
+    elif isinstance(go_type, Struct) and _is_object(node):
+        for key, child in _members(node):
             field = field_for(go_type, key)
             if field is None:
                 hint = _KEY_HINTS.get(key.lower())
@@ -210,8 +227,8 @@ def _walk(node: Any, go_type: GoType, path: str, unknown: list[str]) -> None:
     elif isinstance(go_type, Slice) and isinstance(node, list):
         for index, child in enumerate(node):
             _walk(child, go_type.elem, f"{path}{index}.", unknown)
-    elif isinstance(go_type, Map) and isinstance(node, JsonObject):
-        for key, child in node:
+    elif isinstance(go_type, Map) and _is_object(node):
+        for key, child in _members(node):
             _walk(child, go_type.elem, f"{path}{key}.", unknown)
 
 
