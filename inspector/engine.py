@@ -100,7 +100,9 @@ class Engine:
     def _make_plugin(self, config: Config) -> OpenClawPlugin | None:
         if config.plugin is None:
             return None
-        return OpenClawPlugin(config.plugin, self.journal, PromptApprover(self.approvals))
+        return OpenClawPlugin(
+            config.plugin, self.journal, PromptApprover(self.approvals), self.gate
+        )
 
     def _gated_hooks(self) -> list[Hook]:
         return [GatedHook(hook, self.gate) for hook in self.hooks.values()]

@@ -304,3 +304,44 @@ def test_the_filter_knows_openclaw_s_hook_names() -> None:
 
     for name in ("before_tool_call", "agent_end", "message_sending"):
         compile_filter(f"method:{name}")  # no FilterError: a known method
+
+
+async def test_the_intercept_holds_a_hook_at_its_entry_and_the_handlers_get_the_edit() -> None:
+    engine = Engine(load_config(PLUGINS / "order"))
+    engine.set_intercept("method:before_tool_call")
+    async with engine:
+        assert engine.plugin is not None
+        event = {"toolName": "exec", "params": {"command": "ls"}}
+        firing = asyncio.create_task(engine.plugin.fire("before_tool_call", event, source="t"))
+        await wait_for(lambda: bool(engine.held))
+        (held,) = engine.held
+        assert held.exchange.stage_entry and held.params["event"] == event
+        edited = {"event": {**event, "params": {"command": "pwd"}}, "ctx": {}}
+        assert engine.forward(held.seq, edited)
+        merge = await firing
+    lines = [record.line for record in engine.journal.of_type(Stderr)]
+    assert 'high saw {"command":"pwd"}' in lines and 'low saw {"command":"pwd"}' in lines
+    assert merge.tool_params() == {"command": "pwd", "from": "low"}
+
+
+async def test_the_intercept_at_each_handler_holds_its_call_and_a_drop_skips_it() -> None:
+    engine = Engine(load_config(PLUGINS / "order"))
+    engine.set_intercept("@hook method:before_tool_call")
+    async with engine:
+        assert engine.plugin is not None
+        event = {"toolName": "exec", "params": {"command": "ls"}}
+        firing = asyncio.create_task(engine.plugin.fire("before_tool_call", event, source="t"))
+        await wait_for(lambda: bool(engine.held))
+        (first,) = engine.held
+        assert first.exchange.hook == "order#2"  # the higher priority handler comes first
+        assert engine.drop(first.seq)
+        await wait_for(lambda: bool(engine.held) and engine.held[0].seq != first.seq)
+        assert engine.held[0].exchange.hook == "order#1"
+        assert engine.forward(engine.held[0].seq)
+        merge = await firing
+    lines = [record.line for record in engine.journal.of_type(Stderr)]
+    assert not any(line.startswith("high saw") for line in lines)  # never called
+    assert 'low saw {"command":"ls"}' in lines
+    assert merge.tool_params() == {"command": "ls", "from": "low"}
+    dropped = [e for e in exchanges(engine, "before_tool_call") if e.hook == "order#2"]
+    assert [e.status for e in dropped] == ["dropped"]

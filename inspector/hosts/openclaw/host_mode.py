@@ -28,6 +28,7 @@ from inspector.hosts.openclaw.host_mode_samples import sample
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_ERROR,
+    STATUS_HELD,
     STATUS_NOT_SENT,
     STATUS_OK,
     STATUS_PENDING,
@@ -37,6 +38,7 @@ from inspector.journal.records import (
     Exchange,
     Finding,
 )
+from inspector.pipeline.gate import AT_HOOK, Gate
 
 HOST = OPENCLAW
 JSONObject = dict[str, Any]
@@ -113,11 +115,16 @@ def mode_for(hook_name: str) -> str:
 
 class OpenClawPlugin:
     def __init__(
-        self, plugin: PluginFolder, journal: Journal, approver: Approver | None = None
+        self,
+        plugin: PluginFolder,
+        journal: Journal,
+        approver: Approver | None = None,
+        gate: Gate | None = None,
     ) -> None:
         self.plugin = plugin
         self.journal = journal
         self.approver = approver
+        self.gate = gate  # the intercept: holds a hook at its entry, or each handler's call
         self.harness = Harness(plugin, journal)
         self._loaded = asyncio.Event()  # start() is over, whether the plugin loaded or not
 
@@ -201,11 +208,18 @@ class OpenClawPlugin:
         """Fire one hook with `event` and `ctx`; the merged outcome of its handlers. A call
         made while the plugin is still loading waits for its registrations. `answer_by`
         (time.monotonic()) is a live Gateway's deadline for a relayed call: a requireApproval
-        is answered by then, and with nobody to answer it stays for the Gateway to ask."""
+        is answered by then, and with nobody to answer it stays for the Gateway to ask. The
+        intercept holds the hook at its entry (a relayed call was held there by the bridge)."""
         await self._loaded.wait()
         ctx = ctx or {}
-        merge = Merge(hook_name, event)
         handlers = self.handlers(hook_name)
+        if handlers and answer_by is None and self.gate is not None:
+            request = {"event": event, "ctx": ctx}
+            entered = await self.gate.enter_event(hook_name, request, source=source, turn=turn)
+            if entered is None:
+                return Merge(hook_name, event)  # dropped by hand: no handler is called
+            event, ctx = _object(entered.get("event")), _object(entered.get("ctx"))
+        merge = Merge(hook_name, event)
         if hook_name in CONVERSATION_HOOKS and not self.plugin.allow_conversation_access:
             for registration in handlers:
                 self._not_sent(registration, event, ctx, source, turn)
@@ -241,17 +255,26 @@ class OpenClawPlugin:
         turn: str | None,
     ) -> tuple[Exchange, HandlerAnswer]:
         timeout_ms = self._timeout_ms(registration)
-        exchange = self.journal.append(
-            Exchange(
-                hook=self._name(registration),
-                method=registration.hook_name,
-                request={"event": event, "ctx": ctx},
-                status=STATUS_PENDING,
-                source=source,
-                turn=turn,
-                host=HOST,
-            )
+        candidate = Exchange(
+            hook=self._name(registration),
+            method=registration.hook_name,
+            request={"event": event, "ctx": ctx},
+            status=STATUS_HELD,
+            source=source,
+            turn=turn,
+            host=HOST,
         )
+        gate = self.gate
+        if gate is not None and gate.at == AT_HOOK and gate.predicate and gate.predicate(candidate):
+            held = await gate.hold(candidate, candidate.request)
+            if held is None:
+                return candidate, HandlerAnswer()  # dropped by hand: no answer, no decision
+            exchange = held.exchange
+            event, ctx = _object(held.params.get("event")), _object(held.params.get("ctx"))
+            self.journal.amend(exchange, request={"event": event, "ctx": ctx})
+        else:
+            candidate.status = STATUS_PENDING
+            exchange = self.journal.append(candidate)
         wire = await self.harness.call(registration.index, event, ctx, timeout_ms)
         reply = wire.message
         answer = HandlerAnswer(
@@ -402,3 +425,7 @@ class OpenClawPlugin:
             message = f"OpenClaw never calls {names} without hooks.allowConversationAccess"
             found.append(finding("openclaw-no-conversation-access", message))
         return found
+
+
+def _object(value: Any) -> JSONObject:
+    return value if isinstance(value, dict) else {}
