@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from openclaw_bridge_support import PLUGINS, Gateway, exec_call, gateway, inspector
 
+from inspector.bridge.listener import Listener
 from inspector.config.model import Config
 from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, DENY, Verdict
@@ -190,3 +191,37 @@ async def test_an_inspector_with_no_openclaw_plugin_says_so(tmp_path: Path) -> N
         assert await live.fire("before_tool_call", *exec_call("ls")) is None
     (call,) = relayed(engine)
     assert [f.code for f in call.findings] == ["relay-no-hooks"]
+
+
+async def test_the_plugin_reaches_an_inspector_on_tcp_with_its_token(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("s3cret\n")
+    engine = Engine(load_config(EXAMPLE))
+    async with engine:
+        listener = Listener(engine, tcp=("127.0.0.1", 0), token="s3cret")
+        await listener.start()
+        try:
+            where = {"tcp": listener.address, "tokenFile": str(token_file)}
+            async with gateway(tmp_path / "unused.sock", **where) as live:
+                result = await live.fire("before_tool_call", *exec_call("rm -rf /"))
+        finally:
+            await listener.close()
+    assert result == {"block": True, "blockReason": "refusing to run: rm -rf /"}
+    assert relayed(engine)[0].source == "relay:openclaw"
+
+
+async def test_a_wrong_token_is_refused_and_the_plugin_answers_by_itself(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("not it\n")
+    engine = Engine(load_config(EXAMPLE))
+    async with engine:
+        listener = Listener(engine, tcp=("127.0.0.1", 0), token="s3cret")
+        await listener.start()
+        try:
+            where = {"tcp": listener.address, "tokenFile": str(token_file), "noInspector": "block"}
+            async with gateway(tmp_path / "unused.sock", **where) as live:
+                result = await live.fire("before_tool_call", *exec_call("ls"))
+        finally:
+            await listener.close()
+    assert result["block"] is True and "not answering" in result["blockReason"]
+    assert relayed(engine) == []
