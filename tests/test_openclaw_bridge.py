@@ -225,3 +225,22 @@ async def test_a_wrong_token_is_refused_and_the_plugin_answers_by_itself(tmp_pat
             await listener.close()
     assert result["block"] is True and "not answering" in result["blockReason"]
     assert relayed(engine) == []
+
+
+async def test_a_held_message_goes_out_with_the_content_a_person_edited(tmp_path: Path) -> None:
+    socket = tmp_path / "relay.sock"
+    engine = Engine(load_config(EXAMPLE))
+    engine.set_intercept("method:message_sending")
+    event = {"to": "telegram:42", "content": "the password is hunter2", "metadata": {}}
+    async with inspector(engine, socket), gateway(socket) as live:
+        handler = live.handler("message_sending", "full")  # a Gateway hook: full mode
+        sending = asyncio.create_task(
+            live.harness.call(handler.index, event, {"channelId": "telegram"}, 10_000)
+        )
+        await wait_for(lambda: bool(engine.held))
+        (held,) = engine.held
+        edited = {**held.params, "event": {**event, "content": "the password is [redacted]"}}
+        assert engine.forward(held.seq, edited)
+        reply = await sending
+    assert reply.message["result"] == {"content": "the password is [redacted]"}
+    assert relayed(engine)[0].action == "modify"

@@ -14,7 +14,8 @@ event; so is one the Gateway fired while no inspector listened (with what the pl
 
 A call that decides can be held at the intercept: forwarded, it goes on to the inspector's own
 OpenClaw hooks (the plugin folder hook-inspector runs, merged by OpenClaw's rules) with the event
-as it was edited, and edited tool params go back as `params`; dropped, the hook says nothing."""
+as it was edited, and what the edit changed goes back as the hook's result (a before_tool_call's
+`params`, a message_sending's `content`); dropped, the hook says nothing."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from inspector.host_names import OPENCLAW
 from inspector.hosts.openclaw import bridge_answer
 from inspector.hosts.openclaw.bridge_answer import NO_DECISION, BridgeAnswer
 from inspector.hosts.openclaw.host_mode_findings import finding
-from inspector.hosts.openclaw.host_mode_merge import BEFORE_TOOL_CALL, Merge
+from inspector.hosts.openclaw.host_mode_merge import BEFORE_TOOL_CALL, MESSAGE_SENDING, Merge
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
@@ -51,6 +52,9 @@ if TYPE_CHECKING:
 JSONObject = dict[str, Any]
 READ_CHUNK = 1 << 16
 KIND = "OpenClaw hook"
+# The event field a person may edit in a held call, by hook, which the hook's result can carry.
+EDITABLE = {BEFORE_TOOL_CALL: "params", MESSAGE_SENDING: "content"}
+EDITABLE_TYPE: dict[str, type] = {"params": dict, "content": str}
 ON_ITS_OWN = "The bridge plugin answers by itself, as its noInspector setting says"
 NO_HOOKS = (
     "hook-inspector's config has no OpenClaw plugin: the call passes with no decision (start"
@@ -247,14 +251,14 @@ class PluginSession:
         self, candidate: Exchange, deadline: CallDeadline, hold: bool
     ) -> BridgeAnswer:
         request = candidate.request or {}
-        edited: JSONObject | None = None
+        edited: JSONObject = {}
         if hold:
             held = await self.engine.gate.hold(candidate, request)
             if held is None:
                 return NO_DECISION  # dropped by hand: the hook says nothing
             self.engine.journal.amend(candidate, stage_entry=False)  # now the call itself
             if isinstance(held.params, dict) and held.params != request:
-                edited = _edited_params(candidate.method, request, held.params)
+                edited = _edit(candidate.method, request, held.params)
                 request = held.params
                 raw = json.dumps(request, separators=(",", ":"), ensure_ascii=False)
                 self.engine.journal.amend(candidate, request=request, raw_request=raw)
@@ -291,13 +295,15 @@ class PluginSession:
         return True
 
 
-def _edited_params(hook: str, sent: JSONObject, edited: JSONObject) -> JSONObject | None:
-    """A held before_tool_call's params as the person changed them, else None."""
-    if hook != BEFORE_TOOL_CALL:
-        return None
-    before = _object(sent.get("event")).get("params")
-    after = _object(edited.get("event")).get("params")
-    return after if isinstance(after, dict) and after != before else None
+def _edit(hook: str, sent: JSONObject, edited: JSONObject) -> JSONObject:
+    """What a person's edit of a held call changes, as result fields OpenClaw reads: a
+    before_tool_call's params, a message_sending's content ({} when neither changed)."""
+    field = EDITABLE.get(hook)
+    if field is None:
+        return {}
+    before = _object(sent.get("event")).get(field)
+    after = _object(edited.get("event")).get(field)
+    return {field: after} if after != before and isinstance(after, EDITABLE_TYPE[field]) else {}
 
 
 def _object(value: Any) -> JSONObject:

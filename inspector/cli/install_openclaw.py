@@ -77,9 +77,7 @@ def install(file: Path, entry: JSONObject) -> str:
     file.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(file, _text(settings))
     where = f" (the file as it was: {saved})" if saved else ""
-    return (
-        f"the bridge plugin is in {file}{where}; restart the Gateway to load it"
-    )
+    return f"the bridge plugin is in {file}{where}; restart the Gateway to load it"
 
 
 def uninstall(file: Path) -> str:

@@ -6,7 +6,8 @@ before_tool_call: `{block, blockReason}`, `{params}` (the hooks' params, which O
 over the tool's own), or `{requireApproval}` when nobody at the inspector could answer it (the
 Gateway then asks its own approvers); a person's allow or deny goes back as the answer itself,
 because OpenClaw cannot route an approval for runs started from the CLI or cron.
-message_sending: `{cancel: true}` or `{content}`. Other hooks: the merged fields."""
+message_sending: `{cancel: true}` or `{content}`. Other hooks: the merged fields. What a person
+changed in a held call (params, content) goes back too, unless a hook answered over it."""
 
 from __future__ import annotations
 
@@ -52,23 +53,21 @@ def tool_call_answer(merge: Merge | None, edited_params: JSONObject | None) -> B
     return BridgeAnswer({"params": params}, MODIFY) if params is not None else NO_DECISION
 
 
-def hook_answer(merge: Merge | None) -> BridgeAnswer:
-    """Any other hook that decides."""
-    if merge is None:
-        return NO_DECISION
-    if merge.hook_name == MESSAGE_SENDING and merge.verdict == CANCEL:
+def hook_answer(merge: Merge | None, edit: JSONObject) -> BridgeAnswer:
+    """Any other hook that decides; `edit`: the result fields a person's edit set (a
+    message_sending's content), which the inspector's own hooks' answers override."""
+    if merge is not None and merge.hook_name == MESSAGE_SENDING and merge.verdict == CANCEL:
         return BridgeAnswer({"cancel": True}, CANCEL)
-    if merge.fields:
-        return BridgeAnswer(dict(merge.fields), MODIFY)
-    return NO_DECISION
+    fields = edit | (merge.fields if merge is not None else {})
+    return BridgeAnswer(fields, MODIFY) if fields else NO_DECISION
 
 
-def answer(
-    hook_name: str, merge: Merge | None, edited_params: JSONObject | None = None
-) -> BridgeAnswer:
+def answer(hook_name: str, merge: Merge | None, edit: JSONObject | None = None) -> BridgeAnswer:
+    """`edit`: what a person's edit of the held call changed, as result fields."""
+    edit = edit or {}
     if hook_name == BEFORE_TOOL_CALL:
-        return tool_call_answer(merge, edited_params)
-    return hook_answer(merge)
+        return tool_call_answer(merge, edit.get("params"))
+    return hook_answer(merge, edit)
 
 
 def _params(merge: Merge | None, edited: JSONObject | None) -> JSONObject | None:
