@@ -12,6 +12,7 @@ from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_para
 from inspector.hosts.picoclaw.go_decode import GoDecodeError, unmarshal
 from inspector.hosts.picoclaw.go_encode import go_float, marshal
 from inspector.hosts.picoclaw.go_syntax import GoSyntaxError, parse
+from inspector.hosts.picoclaw.go_types import GoTime, deep_equal
 from inspector.hosts.picoclaw.line_findings import invalid_utf8
 from inspector.hosts.picoclaw.outcome import DENIED
 from inspector.hosts.picoclaw.schemas import BEFORE_TOOL_ANSWER, LLM_HOOK_REQUEST, PARAMS
@@ -115,3 +116,22 @@ def test_bytes_that_are_not_utf8_are_read_and_reported() -> None:
     assert decoded.findings == []  # the bytes are the reader's finding, not the answer's
     assert [f.code for f in invalid_utf8(read_line(raw))] == ["invalid-utf8"]
     assert invalid_utf8(read_line(raw.replace(b"\xe9", b"\xc3\xa9"))) == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "equal"),
+    [
+        ({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 2]}, True),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}, True),  # a map's order does not matter
+        ([0.0], [-0.0], True),  # Go compares floats with ==
+        ({"t": GoTime("2026-01-01T00:00:00Z")}, {"t": GoTime("2026-01-01T00:00:00Z")}, True),
+        ({"a": 1}, {"a": 1.0}, False),  # an int is not a float
+        ({"a": [True]}, {"a": [1]}, False),  # nor a bool
+        ({"a": None}, {"a": []}, False),  # a nil slice is not an empty one
+        ({"a": float("nan")}, {"a": float("nan")}, False),
+        ({"a": "x"}, {"a": "y"}, False),
+    ],
+)
+def test_deep_equal_is_reflect_deep_equal(a: object, b: object, equal: bool) -> None:
+    assert deep_equal(a, b) is equal
+    assert deep_equal(b, a) is equal

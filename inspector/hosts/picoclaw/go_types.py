@@ -7,6 +7,7 @@ interface holds what Go's decoder puts in `any` (dict, list, str, float, bool, N
 
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,10 +127,25 @@ ZERO_TIME = GoTime("0001-01-01T00:00:00Z")
 def deep_equal(a: Any, b: Any) -> bool:
     """reflect.DeepEqual on typed values: types must match exactly (true is not 1.0) and a nil
     slice or map is not an empty one."""
+    if type(a) is not type(b) or a != b:
+        return False  # Python's == is laxer than Go's: what it calls different, Go does too
+    try:
+        # The same bytes: the same values, of the same types, in the same order. Version 2
+        # writes no references, so how often a value is shared cannot make a difference.
+        if marshal.dumps(a, 2) == marshal.dumps(b, 2):
+            return True
+    except ValueError:  # a value marshal cannot write (a GoTime)
+        pass
+    return _strictly_equal(a, b)
+
+
+def _strictly_equal(a: Any, b: Any) -> bool:
+    """deep_equal's walk, for values Python calls equal whose bytes differ (1 and 1.0, keys in
+    another order, 0.0 and -0.0)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(deep_equal(a[key], b[key]) for key in a)
+        return a.keys() == b.keys() and all(_strictly_equal(a[key], b[key]) for key in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(deep_equal(x, y) for x, y in zip(a, b, strict=True))
+        return len(a) == len(b) and all(_strictly_equal(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
