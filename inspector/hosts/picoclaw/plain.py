@@ -31,10 +31,14 @@ def plain_tool_result(value: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if value is None else _plain(marshal(value, TOOL_RESULT))
 
 
-def _plain(text: str) -> Any:
-    """Go writes a float64 negative zero as -0, which Python would read as the integer 0."""
-    return json.loads(text, parse_int=_go_integer)
-
-
 def _go_integer(text: str) -> int | float:
     return -0.0 if text == "-0" else int(text)
+
+
+# Go writes a float64 negative zero as -0, which Python would read as the integer 0. One decoder
+# for every call: json.loads with an option builds a new one each time.
+_GO_NUMBERS = json.JSONDecoder(parse_int=_go_integer)
+
+
+def _plain(text: str) -> Any:
+    return _GO_NUMBERS.decode(text)
