@@ -139,6 +139,18 @@ def deep_equal(a: Any, b: Any) -> bool:
     return _strictly_equal(a, b)
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two typed values are one value as far as json.Marshal can tell: the same types
+    and values in the same order, so they encode to the same bytes (deep_equal also takes -0.0
+    for 0.0, which Go writes differently). False when unsure."""
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and marshal.dumps(a, 2) == marshal.dumps(b, 2)
+    except ValueError:  # a value marshal cannot write (a GoTime)
+        return False
+
+
 def _strictly_equal(a: Any, b: Any) -> bool:
     """deep_equal's walk, for values Python calls equal whose bytes differ (1 and 1.0, keys in
     another order, 0.0 and -0.0)."""

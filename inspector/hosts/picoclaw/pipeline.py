@@ -10,7 +10,7 @@ from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.manual import APPROVAL_CHAIN
 from inspector.hosts.picoclaw.answers import label_for, read_answer, settle, verdict_label
 from inspector.hosts.picoclaw.decode import typed_params
-from inspector.hosts.picoclaw.go_types import deep_equal
+from inspector.hosts.picoclaw.go_types import deep_equal, same_value
 from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
 from inspector.hosts.picoclaw.plain import ParamsWriter, plain_tool_result
 from inspector.journal.journal import Journal
@@ -112,7 +112,8 @@ class Pipeline:
                     changed=stopped_with is not sent and not deep_equal(stopped_with, sent),
                 )
                 break
-            current = decoded.value if decoded.value is not None else current
+            if decoded.value is not None and not same_value(decoded.value, current):
+                current = decoded.value  # the same value kept as it was: encoded once
         if result is None:
             changed = current is not sent and not deep_equal(current, sent)
             result = StageResult(CONTINUE, writer.plain(current), chain=chain, changed=changed)
