@@ -20,7 +20,7 @@ from conftest import wait_for
 from fake_agent import FakeAgent, go_json
 
 from inspector.relay import wire
-from inspector.relay.lines import classify
+from inspector.relay.lines import NotAnAnswer, answer_id, classify
 from inspector.relay.stdio import read_line
 
 MODES = ["observe", "tool", "approve"]
@@ -523,6 +523,28 @@ def test_classify_reads_the_go_head_and_falls_back_to_json() -> None:
     spaced = b'{"method": "hook.hello", "id": "a", "jsonrpc": "2.0"}\n'
     assert classify(spaced).method == "hook.hello" and classify(spaced).id_json == '"a"'
     assert classify(b"garbage\n").method == ""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"jsonrpc": "2.0", "id": 12, "result": {"action": "continue"}},
+        {"jsonrpc": "2.0", "id": 0, "result": {}},
+        {"jsonrpc": "2.0", "id": 2**63, "error": {"code": -32601, "message": "no"}},
+        {"jsonrpc": "2.0", "id": -4, "result": {}},
+        {"jsonrpc": "2.0", "id": "a}", "result": {}},
+        {"id": 9, "jsonrpc": "2.0", "result": {}},
+    ],
+)
+def test_an_answers_id_is_read_from_its_head_as_from_the_whole_line(answer: dict[str, Any]) -> None:
+    line = go_json(answer).rstrip(b"\n")
+    assert answer_id(line) == json.dumps(answer["id"], separators=(",", ":"))
+    assert answer_id(line + b"\r\n") == json.dumps(answer["id"], separators=(",", ":"))
+
+
+def test_a_line_that_only_starts_like_an_answer_is_not_one() -> None:
+    with pytest.raises(NotAnAnswer):
+        answer_id(b'{"jsonrpc":"2.0","id":3,"result":{"act')
 
 
 @bounded(10)

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 # PicoClaw writes `{"jsonrpc":"2.0","id":N,"method":"...","params":...}` in this key order, so the
 # head of the line names the call and a large before_llm line need not be decoded at all.
 _GO_HEAD = re.compile(rb'\{"jsonrpc":"2\.0",(?:"id":(\d+),)?"method":"([^"\\]+)"')
+# The inspector answers `{"jsonrpc":"2.0","id":N,...` likewise: a 1 MB answer's id without
+# decoding the whole line.
+_ANSWER_HEAD = re.compile(rb'\{"jsonrpc":"2\.0","id":(0|[1-9]\d*)[,}]')
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,9 @@ class NotAnAnswer(ValueError):
 
 def answer_id(line: bytes) -> str:
     """The id of an inspector line as JSON text, comparable with `AgentLine.id_json`."""
+    head = _ANSWER_HEAD.match(line)
+    if head and line.rstrip().endswith(b"}"):
+        return head.group(1).decode()
     try:
         message = json.loads(line)
     except (ValueError, RecursionError):
