@@ -19,7 +19,10 @@ import pytest
 from conftest import recorded_lines
 from test_cli import hook_inspector, poll, scripted_hook, write_config_with
 
+from inspector.cli import printer
 from inspector.cli.output import BackgroundOutput
+from inspector.journal.journal import Journal
+from inspector.journal.records import Stderr
 
 RECORD_ROW = re.compile(r" *\d+\.\d{3}s ")  # a record's first line starts with its time
 STALL_LINES = 600
@@ -189,3 +192,20 @@ async def test_a_reader_too_far_behind_loses_later_records_and_is_told_how_many(
     assert printed.decode().splitlines()[1:] == [f"record {number}" for number in range(5)]
     assert output.dropped == 3
     assert "3 record(s) not printed" in capsys.readouterr().err
+
+
+async def test_the_printer_remembers_a_bounded_number_of_printed_records(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(printer, "PRINTED_KEPT", 10)
+    journal = Journal()
+    with (tmp_path / "out").open("w") as out:
+        printing = printer.Printer(journal, as_json=True, out=out)
+        records = [journal.append(Stderr(hook="h", line=f"line {n}")) for n in range(100)]
+        await asyncio.sleep(0)  # the loop's turn: the printer takes what was appended
+        journal.amend(records[-1], line="line 99, changed after it was printed")
+        await printing.aclose()
+    lines = (tmp_path / "out").read_text().splitlines()
+    printed = [json.loads(line)["line"] for line in lines]
+    assert printed == [f"line {n}" for n in range(100)]  # each once, the change not again
+    assert len(printing._printed) <= 20

@@ -26,6 +26,9 @@ from inspector.journal.records import (
 )
 from inspector.safe_text import json_dumps, one_line
 
+# How many printed records are remembered, so that a later change to one does not print it
+# again; a record changed after this many newer ones were printed is printed once more.
+PRINTED_KEPT = 100_000
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "warn": "yellow", "info": "cyan"}
 STATUS_STYLE = {"ok": "green", "timeout": "bold red", "exited": "bold red", "not_sent": "red"}
 VERDICT_STYLE = {
@@ -76,6 +79,8 @@ class Printer:
             if seq not in self._printed:
                 self._printed.add(seq)
                 self._print(record)
+        if len(self._printed) > 2 * PRINTED_KEPT:  # a week-long serve: forget the oldest
+            self._printed = set(sorted(self._printed)[-PRINTED_KEPT:])
 
     def _print(self, record: Record) -> None:
         if self.as_json:
