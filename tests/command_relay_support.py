@@ -66,14 +66,14 @@ class HookRun:
 
 async def run_relay(
     socket_path: Path,
-    event: dict[str, Any],
+    event: dict[str, Any] | bytes,
     *flags: str,
     host: str = "claude",
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
 ) -> HookRun:
-    """The relay as the host runs it: the event as compact JSON and a newline on stdin, in the
-    host's folder `cwd` with its variables `env` added."""
+    """The relay as the host runs it: the event as compact JSON and a newline on stdin (or the
+    bytes given), in the host's folder `cwd` with its variables `env` added."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -90,7 +90,10 @@ async def run_relay(
         env={**host_environ(), **RELAY_ENV, **(env or {})},
         cwd=cwd,
     )
-    stdin = json.dumps(event, separators=(",", ":")).encode() + b"\n"
+    if isinstance(event, bytes):
+        stdin = event
+    else:
+        stdin = json.dumps(event, separators=(",", ":")).encode() + b"\n"
     stdout, stderr = await process.communicate(stdin)
     assert process.returncode is not None
     return HookRun(stdout.decode(), stderr.decode(), process.returncode)

@@ -705,6 +705,7 @@ async def test_bad_lines_are_recorded_and_the_relay_is_still_served(socket_path:
             stand_in = await StandIn.connect(path=socket_path, name="noisy")
             other = await StandIn.connect(path=socket_path, name="quiet")
             stand_in.send(b"this is not json\n")
+            stand_in.send(b"[" * 20_000 + b"]" * 20_000 + b"\n")  # deeper than json can go
             stand_in.send(b"[1, 2, 3]\n")
             stand_in.send(go_json({"jsonrpc": "2.0", "method": "hook.event", "params": {}}))
             huge = stand_in.request(4, "hook.before_llm", {"messages": ["x" * 100_000]})
@@ -726,6 +727,7 @@ async def test_bad_lines_are_recorded_and_the_relay_is_still_served(socket_path:
     assert other_answer["result"]["action"] == "continue"
     noise = [(n.hook, [f.code for f in n.findings]) for n in engine.journal.of_type(Noise)]
     assert noise == [
+        ("noisy", ["relay-not-json"]),
         ("noisy", ["relay-not-json"]),
         ("noisy", ["relay-not-a-request"]),
         ("noisy", ["relay-unknown-notification"]),

@@ -358,15 +358,22 @@ async def test_many_concurrent_runs_each_get_their_own_answer(
     assert sum(isinstance(r, Decision) for r in engine.journal.records) == 8
 
 
+@pytest.mark.parametrize(
+    ("stdin", "problem"),
+    [
+        ({"hello": "world"}, "not a Claude Code event"),
+        (b"[" * 20_000 + b"]" * 20_000, "the host's stdin is not JSON"),  # deeper than json goes
+    ],
+)
 async def test_stdin_that_is_not_an_event_is_noise_and_the_hook_is_absent(
-    socket_path: Path, tmp_path: Path
+    socket_path: Path, tmp_path: Path, stdin: dict[str, Any] | bytes, problem: str
 ) -> None:
     quiet = spec(reply(0))
     async with inspector(quiet, socket_path=socket_path, workdir=tmp_path) as (engine, _):
-        run = await run_relay(socket_path, {"hello": "world"})
+        run = await run_relay(socket_path, stdin)
     assert (run.stdout, run.exit_code) == ("", 0)
     (noise,) = [record for record in engine.journal.records if isinstance(record, Noise)]
-    assert "not a Claude Code event" in noise.findings[0].message
+    assert problem in noise.findings[0].message
 
 
 async def test_a_jcli_chain_answers_a_jcli_relay(socket_path: Path, tmp_path: Path) -> None:

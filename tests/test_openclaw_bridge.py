@@ -5,6 +5,7 @@ Unix socket. The real Gateway is in tests/real_agents/test_openclaw_*."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from inspector.config.model import Config
 from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, DENY, Verdict
 from inspector.hosts.load import load_config
-from inspector.journal.records import Decision, Event, Exchange
+from inspector.journal.records import Decision, Event, Exchange, Noise
 from tests.conftest import wait_for
 
 EXAMPLE = Path(__file__).parents[1] / "inspector" / "examples" / "openclaw" / "tool-guard"
@@ -244,3 +245,27 @@ async def test_a_held_message_goes_out_with_the_content_a_person_edited(tmp_path
         reply = await sending
     assert reply.message["result"] == {"content": "the password is [redacted]"}
     assert relayed(engine)[0].action == "modify"
+
+
+async def test_a_line_nested_deeper_than_json_goes_is_noise_and_the_plugin_is_still_served(
+    tmp_path: Path,
+) -> None:
+    socket = tmp_path / "relay.sock"
+    engine = Engine(load_config(EXAMPLE))
+    greeting = {"hook_inspector_relay": 1, "name": "openclaw", "pid": 1, "token": None}
+    event, ctx = exec_call("rm -rf /")
+    call = {"id": 1, "hook": "before_tool_call", "event": event, "ctx": ctx, "timeout_ms": 5000}
+    async with inspector(engine, socket):
+        reader, writer = await asyncio.open_unix_connection(str(socket))
+        writer.write(json.dumps({**greeting, "plugin": {"host": "openclaw"}}).encode() + b"\n")
+        assert json.loads(await reader.readline())["ok"] is True
+        writer.write(b"[" * 20_000 + b"]" * 20_000 + b"\n")  # deeper than json goes
+        writer.write(json.dumps(call).encode() + b"\n")
+        answer = json.loads(await reader.readline())
+        writer.close()
+    assert answer == {
+        "id": 1,
+        "result": {"block": True, "blockReason": "refusing to run: rm -rf /"},
+    }
+    (noise,) = engine.journal.of_type(Noise)
+    assert [f.code for f in noise.findings] == ["relay-not-json"]

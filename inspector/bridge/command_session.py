@@ -135,14 +135,14 @@ class CommandSession:
     def _event(self, raw: bytes) -> RelayedEvent:
         try:
             message = json.loads(raw)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             raise NotAnEvent(f"not JSON: {error}", raw) from None
         stdin = message.get("stdin") if isinstance(message, dict) else None
         if not isinstance(stdin, str):
             raise NotAnEvent("no stdin in what the relay sent", raw)
         try:
             payload = json.loads(stdin)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             raise NotAnEvent(f"the host's stdin is not JSON: {error}", raw) from None
         field = EVENT_FIELD[self.command.host]
         if not isinstance(payload, dict) or not isinstance(payload.get(field), str):

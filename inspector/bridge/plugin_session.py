@@ -116,7 +116,7 @@ class PluginSession:
     def _take(self, line: Line) -> None:
         try:
             message = json.loads(line.data)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             self._noise(line, "relay-not-json", f"not JSON: {error}")
             return
         hook = message.get("hook") if isinstance(message, dict) else None

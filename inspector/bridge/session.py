@@ -132,7 +132,7 @@ class RelaySession:
             return
         try:
             message = json.loads(line.data)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             self._noise(line, "relay-not-json", f"a line from the agent that is not JSON: {exc}")
             return
         if not isinstance(message, dict) or not isinstance(message.get("method"), str):
