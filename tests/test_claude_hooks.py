@@ -78,6 +78,15 @@ async def test_plain_stdout_on_pre_tool_use_is_not_read(tmp_path: Path) -> None:
     assert codes(exchange) == ["claude-stdout-not-json"]
 
 
+async def test_stdout_nested_deeper_than_json_goes_is_read_as_text_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    deep = "[" * 20_000 + "]" * 20_000
+    outcome, exchange = await fire_one(tmp_path, reply(0, deep))
+    assert (outcome.verdict, exchange.status, exchange.response) == ("continue", "ok", None)
+    assert codes(exchange) == ["claude-stdout-not-json"]
+
+
 async def test_text_around_the_json_is_the_shared_noise_finding(tmp_path: Path) -> None:
     noisy = "checking...\n" + json.dumps(decision("deny", "no"))
     outcome, exchange = await fire_one(tmp_path, reply(0, noisy))

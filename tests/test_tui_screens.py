@@ -77,6 +77,11 @@ async def test_invalid_json_shows_position_and_blocks_send() -> None:
         await pilot.pause()
         assert app.screen is screen and app.results == []
 
+        editor.text = '{"deep": ' + "[" * 20_000 + "]" * 20_000 + "}"  # pasted, say
+        await pilot.pause()
+        assert plain(status) == "nested too deeply to read"
+        assert screen.query_one("#send", Button).disabled
+
         editor.text = '{"tool": "exec", "arguments": {"command": "ls"}}'
         await pilot.pause()
         assert screen.query_one("#status", Label).has_class("-ok")

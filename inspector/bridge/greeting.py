@@ -41,7 +41,7 @@ def read_greeting(line: bytes, token: str | None) -> Greeting:
     """The greeting in `line`, or Refused. With `token` set, the relay must present it."""
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         message = None
     if not isinstance(message, dict) or GREETING_KEY not in message:
         raise Refused("the first line is not a hook-inspector relay greeting")

@@ -151,7 +151,7 @@ def _stdout_value(stdout: str) -> Any:
     text = stdout.strip()
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 
 

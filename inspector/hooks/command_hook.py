@@ -140,7 +140,7 @@ def parse_stdout(stdout: str) -> dict[str, Any] | None:
     """The whole of stdout as a JSON object, or None when it is not exactly one."""
     try:
         value = json.loads(stdout)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 

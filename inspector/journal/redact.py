@@ -69,7 +69,7 @@ def redact_line(text: str) -> str:
     """A wire line: redacted as JSON when it is a JSON object or array, else as text."""
     try:
         parsed = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return redact_text(text)
     if not isinstance(parsed, dict | list):
         return redact_text(text)

@@ -213,7 +213,7 @@ def _locate_object(text: str) -> tuple[int, int] | None:
 def _is_json(text: str) -> bool:
     try:
         json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return True
 

@@ -71,7 +71,7 @@ class BadAnswer(ValueError):
 def read_answer(line: bytes) -> tuple[str, str, int]:
     try:
         message: object = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BadAnswer("not JSON") from None
     if not isinstance(message, dict):
         raise BadAnswer("not a JSON object")

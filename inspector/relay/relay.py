@@ -111,7 +111,7 @@ class Relay:
     def _remember_hello(self, line: bytes) -> None:
         try:
             hello = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if isinstance(hello, dict):
             self._hello = hello

@@ -121,7 +121,7 @@ def refusal(line: bytes) -> str | None:
         return "it closed the connection without a welcome"
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         message = None
     if not isinstance(message, dict) or WELCOME_KEY not in message:
         return f"not a hook-inspector welcome: {line[:120]!r}"

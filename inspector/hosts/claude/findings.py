@@ -260,7 +260,7 @@ def _plain_stdout(event: str, stdout: str) -> list[Finding]:
         return []
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         noise = stdout_noise(stdout, login_shell=False)
         if noise or event in STDOUT_IS_CONTEXT:
             return noise
@@ -372,7 +372,7 @@ def ask_left_to_agent(agent: str) -> Finding:
 def _json_object(text: str) -> JSONObject | None:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 

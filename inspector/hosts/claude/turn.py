@@ -332,6 +332,6 @@ def _batches(calls: Sequence[ScriptedCall]) -> list[list[ScriptedCall]]:
 def _tool_response(result: str) -> Any:
     try:
         value = json.loads(result)
-    except ValueError:
+    except (ValueError, RecursionError):
         return result
     return value if isinstance(value, (dict, list)) else result

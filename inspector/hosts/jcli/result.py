@@ -70,7 +70,7 @@ def read_result(stdout: str, *, login_shell: bool) -> ResultRead:
         return ResultRead({})
     try:
         value = json.loads(text, object_pairs_hook=_Object)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         findings = cf.stdout_noise(stdout, login_shell=login_shell) or [
             cf.finding("jcli-not-json", f"stdout is not JSON: {_first_line(text)!r}")
         ]

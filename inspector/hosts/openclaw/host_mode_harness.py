@@ -163,7 +163,7 @@ class Harness:
         while line := await self._process.stdout.readline():
             try:
                 message = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 message = None
             text = line.decode("utf-8", "replace").rstrip("\n")
             if isinstance(message, dict):

@@ -461,7 +461,7 @@ def _decode_arguments(raw: object) -> JSONObject:
         return {}
     try:
         parsed = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return parsed if isinstance(parsed, dict) else {}
 

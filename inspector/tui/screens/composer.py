@@ -53,6 +53,8 @@ def parse_params(text: str) -> dict[str, Any] | str:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         return f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+    except RecursionError:
+        return "nested too deeply to read"
     if not isinstance(value, dict):
         return f"params must be a JSON object, not {type(value).__name__}"
     return value

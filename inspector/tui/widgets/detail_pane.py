@@ -96,7 +96,7 @@ def response_view(record: Record | None, folded: frozenset[JsonPath] = frozenset
     if isinstance(record, Noise):
         try:
             return _json(json.loads(record.line), folded)
-        except ValueError:
+        except (ValueError, RecursionError):
             return TabView(f"{NOT_APPLICABLE}: the line is not JSON", None)
     return TabView(NOT_APPLICABLE, None)
 
