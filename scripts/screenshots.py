@@ -28,7 +28,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 from textual.pilot import Pilot
@@ -335,23 +335,24 @@ async def take(name: str, session: Session, shot: Shot, settings: Path) -> Path:
     return svg
 
 
-async def take_claude_approval(root: Path, settings: Path) -> Path:
-    folder = root / "claude"
-    folder.mkdir(mode=0o700)
-    with contextlib.chdir(folder):
-        relayed = RelayedPreToolUse()
-        svg = await take("claude-approval", relayed.session(), relayed, settings)
-        await relayed.finished()
-    return svg
+class LiveShot(Protocol):
+    """A shot with a live agent's side: the session it opens, the steps, and the agent's end."""
+
+    def session(self) -> Session: ...
+
+    async def __call__(self, pilot: Pilot[int]) -> None: ...
+
+    async def finished(self) -> None: ...
 
 
-async def take_openclaw_live(root: Path, settings: Path) -> Path:
-    folder = root / "openclaw-live"
+async def take_live(name: str, shot: LiveShot, root: Path, settings: Path) -> Path:
+    """A shot run in a private folder of its own, where its socket is; the agent's side ends
+    once the app has closed its listener."""
+    folder = root / name
     folder.mkdir(mode=0o700)
     with contextlib.chdir(folder):
-        live = LiveGateway()
-        svg = await take("openclaw-live", live.session(), live, settings)
-        await live.finished()
+        svg = await take(name, shot.session(), shot, settings)
+        await shot.finished()
     return svg
 
 
@@ -371,9 +372,11 @@ async def take_all(root: Path) -> list[Path]:
             "approval", demo_with_me_session(root), approval_open, settings_dir(root, "c", dark)
         ),
         await take("held", held_session(), request_held, settings_dir(root, "e", dark)),
-        await take_claude_approval(root, settings_dir(root, "f", dark)),
+        await take_live(
+            "claude-approval", RelayedPreToolUse(), root, settings_dir(root, "f", dark)
+        ),
         await take("openclaw", openclaw_session(), openclaw_chain, settings_dir(root, "g", dark)),
-        await take_openclaw_live(root, settings_dir(root, "h", dark)),
+        await take_live("openclaw-live", LiveGateway(), root, settings_dir(root, "h", dark)),
         await take(
             "light",
             demo_session(),

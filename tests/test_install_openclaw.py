@@ -5,6 +5,7 @@ The real Gateway loading it is in tests/real_agents/test_openclaw_*."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 from inspector.cli.install_openclaw import PLUGIN_FOLDER, PLUGIN_ID
 from inspector.cli.main import main
 from inspector.config.openclaw_plugin import read_plugin
+from inspector.hosts.openclaw.hook_names import HOOK_NAMES
+from inspector.hosts.openclaw.host_mode import DECISION_HOOKS
 
 # A config as people keep it: CRLF, odd spacing, their own plugins and an allow list.
 USERS_CONFIG = (
@@ -123,3 +126,17 @@ def test_plugins_that_are_not_an_object_are_refused_naming_the_key(
 def test_the_installed_folder_is_a_plugin_openclaw_can_load() -> None:
     plugin = read_plugin(PLUGIN_FOLDER)
     assert plugin.id == PLUGIN_ID and plugin.entry == PLUGIN_FOLDER / "index.js"
+
+
+def test_the_plugin_follows_every_hook_of_the_catalogue_once() -> None:
+    """index.js lists OpenClaw's hooks itself (it cannot import Python): the same names as
+    inspector/hosts/openclaw/hook_names.py, each either waited for or only sent."""
+    source = (PLUGIN_FOLDER / "index.js").read_text()
+    lists = {
+        name: re.findall(r'"([a-z_]+)"', re.search(rf"const {name} = [^;]*;", source, re.S)[0])
+        for name in ("DECIDING", "OBSERVED")
+    }
+    followed = lists["DECIDING"] + lists["OBSERVED"]
+    assert sorted(followed) == sorted(HOOK_NAMES)
+    assert len(set(followed)) == len(followed)
+    assert set(lists["DECIDING"]) <= DECISION_HOOKS

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 JSONObject = dict[str, Any]
 READ_CHUNK = 1 << 16
 KIND = "OpenClaw hook"
+OPENCLAW_TIMEOUT_MS = 15000  # OpenClaw's own for a handler that names none
 # The event field a person may edit in a held call, by hook, which the hook's result can carry.
 EDITABLE = {BEFORE_TOOL_CALL: "params", MESSAGE_SENDING: "content"}
 EDITABLE_TYPE: dict[str, type] = {"params": dict, "content": str}
@@ -176,7 +177,8 @@ class PluginSession:
     async def _answer(self, call_id: int, hook: str, message: JSONObject, raw: str) -> None:
         timeout_ms = message.get("timeout_ms")
         deadline = CallDeadline(
-            timeout_ms if isinstance(timeout_ms, int) and timeout_ms > 0 else 15000, KIND
+            timeout_ms if isinstance(timeout_ms, int) and timeout_ms > 0 else OPENCLAW_TIMEOUT_MS,
+            KIND,
         )
         request = {"event": _object(message.get("event")), "ctx": _object(message.get("ctx"))}
         candidate = Exchange(

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from inspector.cli.install_files import Backup, write_atomically
+from inspector.cli.install_files import Backup, json_object, write_atomically
 from inspector.config.document import Document, KeyPath
 from inspector.config.fields import describe
 from inspector.config.files import read_config_text
@@ -85,9 +85,9 @@ def uninstall(file: Path) -> str:
     removed = _remove_relay(hooks, keep=_hooks_in(before)) if hooks is not None else 0
     if not removed:
         return f"the relay is not in {file}: nothing taken out"
-    if hooks is not None and not hooks and "hooks" not in _parsed(before):
+    if hooks is not None and not hooks and "hooks" not in json_object(before):
         del settings["hooks"]
-    if before is not None and settings == _parsed(before):
+    if before is not None and settings == json_object(before):
         write_atomically(file, before)
         backup.discard()
         return f"took the relay out of {file}: it is as it was before install"
@@ -150,17 +150,8 @@ def _is_relay(handler: object) -> bool:
     return isinstance(command, str) and RELAY_MARK in command
 
 
-def _parsed(data: bytes | None) -> JSONObject:
-    """The backup's settings; {} when there is none (or it no longer reads as settings)."""
-    try:
-        value = json.loads(data.decode("utf-8-sig")) if data is not None else {}
-    except ValueError:
-        value = {}
-    return value if isinstance(value, dict) else {}
-
-
 def _hooks_in(data: bytes | None) -> JSONObject:
-    hooks = _parsed(data).get("hooks")
+    hooks = json_object(data).get("hooks")
     return hooks if isinstance(hooks, dict) else {}
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from inspector.safe_files import read_bytes_limited
 
@@ -30,6 +32,16 @@ class Backup:
 
     def discard(self) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def json_object(data: bytes | None) -> dict[str, Any]:
+    """A backup's settings: the JSON object in `data`; {} when there is none, or when it no
+    longer reads as one."""
+    try:
+        value = json.loads(data.decode("utf-8-sig")) if data is not None else {}
+    except (ValueError, RecursionError):
+        value = {}
+    return value if isinstance(value, dict) else {}
 
 
 def write_atomically(file: Path, data: str | bytes) -> None:

@@ -12,12 +12,13 @@ such a file is not rewritten: install says so and prints the snippet to add by h
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
 from typing import Any
 
-from inspector.cli.install_files import Backup, write_atomically
+from inspector.cli.install_files import Backup, json_object, write_atomically
 from inspector.config.document import Document
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe
@@ -63,7 +64,7 @@ def install(file: Path, entry: JSONObject) -> str:
     """Add the bridge plugin to `file`; returns what was done, for the user."""
     doc, settings = _read(file, entry)
     # the file as it was before the first install, not as an earlier install left it
-    keep_as_it_was = doc is not None and not _take_out(json.loads(json.dumps(settings)), {})
+    keep_as_it_was = doc is not None and not _take_out(copy.deepcopy(settings), {})
     plugins = _object(doc, settings, ("plugins",))
     load = _object(doc, plugins, ("plugins", "load"))
     paths = _list(doc, load, ("plugins", "load", "paths"))
@@ -86,7 +87,7 @@ def uninstall(file: Path) -> str:
         return f"{file} does not exist: nothing to take out"
     _doc, settings = _read(file, None)
     backup = Backup(file)
-    before = _parsed(backup.content())
+    before = json_object(backup.content())
     if not _take_out(settings, before):
         return f"the bridge plugin is not in {file}: nothing taken out"
     original = backup.content()
@@ -174,15 +175,6 @@ def _list(doc: Document | None, parent: JSONObject, path: tuple[str, ...]) -> li
         assert doc is not None
         raise doc.error(path, f"expected a list of folders, got {describe(doc, value)}")
     return value
-
-
-def _parsed(data: bytes | None) -> JSONObject:
-    """The backup's settings; {} when there is none (or it no longer reads as JSON)."""
-    try:
-        value = json.loads(data.decode("utf-8-sig")) if data is not None else {}
-    except ValueError:
-        value = {}
-    return value if isinstance(value, dict) else {}
 
 
 def _text(settings: JSONObject) -> str:
