@@ -50,11 +50,18 @@ class Engine:
         journal: Journal | None = None,
         journal_path: str | Path | None = None,
         restart_crashed: bool = True,
+        store_on_disk: bool = False,
     ) -> None:
+        """`store_on_disk`: the journal file is also the journal's store, so records written to
+        it leave memory (a long headless session; the UI's lists still hold their rows)."""
         self.config = config
         self.journal = journal or Journal()
         self.journal.host = config.host
-        self.writer = JsonlWriter(journal_path).attach(self.journal) if journal_path else None
+        self.writer = (
+            JsonlWriter(journal_path).attach(self.journal, as_store=store_on_disk)
+            if journal_path
+            else None
+        )
         self.restart_crashed = restart_crashed
         self.hooks: dict[str, LiveHook] = {}
         self.gate = Gate(self.journal)
@@ -91,6 +98,7 @@ class Engine:
             await self.plugin.stop()
         if self.writer is not None:
             self.writer.close()
+        self.journal.records.close()  # a read after this opens the file again
 
     def _make_hook(self, spec: HookSpec) -> LiveHook:
         if spec.kind == "manual":

@@ -26,7 +26,8 @@ async def test_a_person_allows_a_live_openclaw_tool_call_in_the_modal(tmp_path: 
     session = Session(engine, watch=False, listen=ListenOptions(socket_path=socket))
     app = make_app(session, tmp_path / "settings")
     async with running(app) as pilot, gateway(socket, timeoutMs=30_000) as live:
-        await wait_for(lambda: app.listener is not None)
+        # the plugin may have looked before the app listened: it looks again within a second
+        await wait_for(lambda: app.listener is not None and bool(app.listener.plugin_sessions))
         asking = asyncio.create_task(live.fire("before_tool_call", *exec_call("make deploy")))
         modal = await opened(pilot, ApprovalScreen, "the approval modal")
         (prompt,) = app.engine.approvals.pending

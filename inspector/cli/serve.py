@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+import tempfile
 from pathlib import Path
 
 from inspector.bridge.listener import ListenError, ListenOptions, listen_for_relays
@@ -27,8 +28,18 @@ async def serve(
     as_json: bool,
 ) -> int:
     """Run until SIGINT or SIGTERM. Nobody sits at a manual hook here: its prompts time out to
-    their on_timeout, at the agent's deadline at the latest."""
-    engine = Engine(config_or_demo(config_path), journal_path=journal_path)
+    their on_timeout, at the agent's deadline at the latest. The journal file is where records
+    go once written, so a session left running for days keeps only the newest in memory; with
+    no --journal that file is a private temporary one."""
+    with tempfile.TemporaryDirectory(prefix="hook-inspector-serve-") as spool:
+        journal_file = journal_path or Path(spool) / "session.jsonl"
+        engine = Engine(config_or_demo(config_path), journal_path=journal_file, store_on_disk=True)
+        return await _serve(engine, config_path, listen, as_json=as_json)
+
+
+async def _serve(
+    engine: Engine, config_path: Path | None, listen: ListenOptions, *, as_json: bool
+) -> int:
     engine.approvals.unattended = True  # no UI: nobody can answer a prompt
     printer = Printer(engine.journal, as_json=as_json)
     stop = asyncio.Event()

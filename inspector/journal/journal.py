@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from inspector.journal.records import Exchange, Finding, Record, field_names
+from inspector.journal.store import RecordStore
 
 R = TypeVar("R", bound=Record)
 
@@ -20,14 +20,15 @@ class Journal:
 
     def __init__(self, host: str = "picoclaw") -> None:
         self.host = host  # the session's host: a record appended without one follows its rules
-        self.records: list[Record] = []
+        self.records = RecordStore()
+        self._last_seq = 0
         self._subscribers: list[Subscriber] = []
 
     def __len__(self) -> int:
         return len(self.records)
 
     def append(self, record: R) -> R:
-        record.seq = self.records[-1].seq + 1 if self.records else 1
+        self._last_seq = record.seq = self._last_seq + 1
         if not record.host:
             record.host = self.host
         self.records.append(record)
@@ -65,12 +66,11 @@ class Journal:
     def adopt(self, record: Record) -> None:
         """Add a record that already has its seq (loading a saved journal keeps its numbering)."""
         self.records.append(record)
+        self._last_seq = record.seq
 
     def get(self, seq: int) -> Record | None:
-        index = bisect_left(self.records, seq, key=lambda record: record.seq)
-        if index < len(self.records) and self.records[index].seq == seq:
-            return self.records[index]
-        return None
+        position = self.records.position_of(seq)
+        return None if position is None else self.records[position]
 
     def of_type(self, cls: type[R]) -> Iterator[R]:
         return (record for record in self.records if isinstance(record, cls))

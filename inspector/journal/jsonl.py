@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import IO
 
 from inspector.journal.journal import Journal
-from inspector.journal.private_file import JournalFileError, open_private
+from inspector.journal.private_file import JournalFileError, open_private_bytes
 from inspector.journal.records import (
     STATUS_HELD,
     STATUS_PENDING,
@@ -21,6 +23,7 @@ from inspector.journal.records import (
     Record,
     record_from_json,
 )
+from inspector.journal.store import RecordStore
 from inspector.protocol.framing import KEEP_LIMIT
 from inspector.safe_files import open_regular, too_large
 
@@ -39,19 +42,34 @@ def dumps(record: Record) -> str:
     return json.dumps(record.to_json(), ensure_ascii=False, default=str)
 
 
+def line_of(record: Record) -> bytes:
+    """The record's line in a journal file. A hook's JSON may carry a lone surrogate, which
+    UTF-8 cannot hold; it can only sit inside a JSON string, where backslashreplace writes back
+    the same escape."""
+    return (dumps(record) + "\n").encode("utf-8", "backslashreplace")
+
+
 class JsonlWriter:
     """Streams finished records to a file, at most FLUSH_INTERVAL_S after they finish, so a crash
     loses at most the last fraction of a second. Records are serialised at flush time, so the
-    touches that follow a call's end (the action the host took) land in the same line."""
+    touches that follow a call's end (the action the host took) land in the same line.
+
+    Attached `as_store`, the file is also where the journal keeps what it lets go from memory
+    (see store.py): each line written is reported to the journal's records, with where it is."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._file: IO[str] = open_private(self.path)  # raises JournalFileError
+        self._file: IO[bytes] = open_private_bytes(self.path)  # raises JournalFileError
+        self._position = 0  # bytes written so far: where the next line starts
         self._waiting: dict[int, Record] = {}
         self._flush_scheduled = False
         self._unsubscribe: list[Callable[[], None]] = []
+        self._store: RecordStore | None = None
 
-    def attach(self, journal: Journal) -> JsonlWriter:
+    def attach(self, journal: Journal, *, as_store: bool = False) -> JsonlWriter:
+        if as_store and stat.S_ISREG(os.fstat(self._file.fileno()).st_mode):
+            self._store = journal.records
+            self._store.attach_file(self.path)
         for record in journal.records:
             if is_final(record):
                 self._waiting[record.seq] = record
@@ -80,11 +98,17 @@ class JsonlWriter:
         if self._file.closed:
             return
         waiting, self._waiting = self._waiting, {}
+        lines = [(record, line_of(record)) for record in waiting.values()]
         try:
-            self._file.writelines(dumps(record) + "\n" for record in waiting.values())
+            self._file.writelines(line for _record, line in lines)
             self._file.flush()
         except OSError as error:
             self._give_up(error)
+            return
+        for record, line in lines:
+            if self._store is not None:
+                self._store.written(record, self._position, len(line))
+            self._position += len(line)
 
     def _give_up(self, error: OSError) -> None:
         """A journal that can no longer be written (a full disk) is said once; the session

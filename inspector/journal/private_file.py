@@ -25,6 +25,18 @@ def open_private(path: str | Path) -> IO[str]:
     """`path` opened for writing text, emptied, readable by its owner only. Raises
     JournalFileError when it cannot be opened or takes no bytes (a directory, a missing
     folder, a full disk, /dev/full)."""
+    # A hook's JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot hold; it can only
+    # sit inside a JSON string, where backslashreplace writes back the same escape.
+    fd = _open_private_fd(path)
+    return os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", buffering=BUFFER_SIZE)
+
+
+def open_private_bytes(path: str | Path) -> IO[bytes]:
+    """open_private for bytes: the caller encodes (and so knows where each line starts)."""
+    return os.fdopen(_open_private_fd(path), "wb", buffering=BUFFER_SIZE)
+
+
+def _open_private_fd(path: str | Path) -> int:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, PRIVATE_MODE)
     except OSError as error:
@@ -34,9 +46,7 @@ def open_private(path: str | Path) -> IO[str]:
     except OSError as error:
         os.close(fd)
         raise JournalFileError(path, error) from error
-    # A hook's JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot hold; it can only
-    # sit inside a JSON string, where backslashreplace writes back the same escape.
-    return os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", buffering=BUFFER_SIZE)
+    return fd
 
 
 def write_private(path: str | Path, lines: Iterable[str]) -> None:

@@ -714,7 +714,7 @@ class InspectorApp(App[int]):
             records = list(self.engine.journal.records)
         else:
             try:
-                records = load_journal(path).records
+                records = list(load_journal(path).records)
             except JournalLoadError as error:
                 self.notify(str(error), title="Journal not loaded", severity="error")
                 return

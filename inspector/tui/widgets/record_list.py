@@ -368,7 +368,7 @@ class RecordList(ScrollView, can_focus=True):
         selected = self.highlighted_record
         self._pending.clear()  # the journal already holds every buffered record and update
         kinds, predicate = self.RECORD_TYPES, self._predicate
-        records = self.journal.records
+        records: Sequence[Record] = self.journal.records
         if self._cleared_to:
             records = records[bisect_left(records, self._cleared_to + 1, key=_seq) :]
         if predicate is None:

@@ -1,0 +1,140 @@
+"""The journal's records in order, most of them on disk in a long session.
+
+A record is an object in memory until the journal's file holds its final line; then, once more
+than `keep` records are in memory, the oldest such records are let go and read back from that
+line when asked for (the last few read are kept, so scrolling does not read each one again).
+Unfinished records and records never written stay in memory. What holds a record's object (a
+call in flight, a view's row) keeps that object; a later change to it is written again, and the
+next read gets the new line.
+
+Without a file (`attach_file` never called) it is a list of records, as it always was."""
+
+from __future__ import annotations
+
+import json
+from array import array
+from bisect import bisect_left
+from collections import OrderedDict, deque
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, overload
+
+from inspector.journal.records import Record, record_from_json
+
+KEEP = 20_000  # records held in memory at least, the newest ones
+READ_BACK_CACHE = 1024  # records read back from the file, kept for the next ask
+NOT_WRITTEN = -1
+
+
+class RecordStore(Sequence[Record]):
+    def __init__(self, keep: int = KEEP) -> None:
+        self.keep = keep
+        self._items: list[Record | None] = []  # None: on disk only
+        self._seqs = array("q")
+        self._offsets = array("q")  # where the record's latest line starts in the file
+        self._sizes = array("q")
+        self._in_memory = 0
+        self._written: deque[int] = deque()  # positions with a line on disk, oldest first
+        self._read_back: OrderedDict[int, Record] = OrderedDict()
+        self._path: Path | None = None
+        self._reader: IO[bytes] | None = None
+
+    def attach_file(self, path: Path) -> None:
+        """Records written to `path` (by the journal's writer) may be let go from memory."""
+        self._path = path
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    # ---- the sequence ------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Record]: ...
+
+    def __getitem__(self, index: int | slice) -> Record | list[Record]:
+        if isinstance(index, slice):
+            return [self._record(position) for position in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self._items)
+        if not 0 <= index < len(self._items):
+            raise IndexError("record index out of range")
+        return self._record(index)
+
+    def __iter__(self) -> Iterator[Record]:
+        for position in range(len(self._items)):
+            yield self._record(position)
+
+    def __reversed__(self) -> Iterator[Record]:
+        for position in range(len(self._items) - 1, -1, -1):
+            yield self._record(position)
+
+    def position_of(self, seq: int) -> int | None:
+        position = bisect_left(self._seqs, seq)
+        if position < len(self._seqs) and self._seqs[position] == seq:
+            return position
+        return None
+
+    def in_memory(self) -> int:
+        """How many records are objects held by the store (the rest are on disk only)."""
+        return self._in_memory
+
+    # ---- changes -----------------------------------------------------------------------------
+
+    def append(self, record: Record) -> None:
+        """Add a record; its seq must be greater than every seq before it."""
+        self._items.append(record)
+        self._seqs.append(record.seq)
+        self._offsets.append(NOT_WRITTEN)
+        self._sizes.append(0)
+        self._in_memory += 1
+
+    def written(self, record: Record, offset: int, size: int) -> None:
+        """The journal's file holds `record`'s latest line, `size` bytes at `offset`."""
+        position = self.position_of(record.seq)
+        if position is None or self._path is None:
+            return
+        first_time = self._offsets[position] == NOT_WRITTEN
+        self._offsets[position], self._sizes[position] = offset, size
+        self._read_back.pop(position, None)  # an older reading of it is out of date
+        if first_time:
+            self._written.append(position)
+        self._let_go()
+
+    def _let_go(self) -> None:
+        while self._in_memory > self.keep and self._written:
+            position = self._written.popleft()
+            if self._items[position] is not None:
+                self._items[position] = None
+                self._in_memory -= 1
+
+    # ---- reading back --------------------------------------------------------------------------
+
+    def _record(self, position: int) -> Record:
+        record = self._items[position]
+        if record is not None:
+            return record
+        cached = self._read_back.get(position)
+        if cached is not None:
+            self._read_back.move_to_end(position)
+            return cached
+        record = self._read(position)
+        self._read_back[position] = record
+        if len(self._read_back) > READ_BACK_CACHE:
+            self._read_back.popitem(last=False)
+        return record
+
+    def _read(self, position: int) -> Record:
+        assert self._path is not None  # a record is let go only once its file holds it
+        if self._reader is None:
+            self._reader = self._path.open("rb")
+        self._reader.seek(self._offsets[position])
+        line = self._reader.read(self._sizes[position])
+        return record_from_json(json.loads(line))
