@@ -95,3 +95,14 @@ def test_a_long_live_session_holds_only_the_newest(tmp_path: Path) -> None:
     numbers = [r.request["n"] for r in journal.records if r.request]
     assert numbers == list(range(2_000))
     writer.close()
+
+
+def test_positions_of_a_type_are_found_without_reading_records_back(tmp_path: Path) -> None:
+    journal, writer = session(tmp_path / "s.jsonl", keep=0)
+    for n in range(6):
+        journal.append(call(n) if n % 2 else Stderr(hook="h", line=str(n)))
+    writer.flush()
+    writer.close()
+    (tmp_path / "s.jsonl").write_text("")  # nothing can be read back now
+    assert journal.records.positions_of((Exchange,)) == [1, 3, 5]
+    assert journal.records.positions_of((Stderr, Exchange), first=4) == [4, 5]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.style import Style
@@ -17,6 +18,7 @@ from textual.widgets import Static, TabbedContent, TextArea
 
 from inspector.hosts.picoclaw import templates
 from inspector.journal.journal import Journal
+from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Event, Exchange, Finding, Noise, Record, Stderr
 from inspector.tui.widgets.detail_pane import DetailPane
 from inspector.tui.widgets.event_stream import EventStream
@@ -534,3 +536,33 @@ def test_json_view_caps_long_documents_and_escapes_controls() -> None:
     assert capped(lines, 4) == ["0", "1", "2", "3", "… 6 more lines"]
     assert capped(lines, 10) == lines
     assert json_text(list(range(5000))).endswith("… 3002 more lines")
+
+
+async def test_the_exchange_list_over_records_the_journal_keeps_on_disk(tmp_path: Path) -> None:
+    """Rows, filter, sort and a late change, with all but the newest records read back from the
+    journal's file: the list holds their places, not the records."""
+    journal = Journal()
+    journal.records.keep = 2
+    writer = JsonlWriter(tmp_path / "s.jsonl").attach(journal, as_store=True)
+    fill(journal, 12)
+    first = journal.records[0]  # the object itself, held here as a call in flight would
+    writer.flush()
+    assert journal.records.in_memory() == 2
+    widget = ExchangeList(journal)
+    app = harness(widget)
+    async with app.run_test() as pilot:
+        await until(pilot, lambda: len(widget.rows) == 12)
+        assert [r.seq for r in widget.rows] == list(range(1, 13))
+        widget.set_filter(lambda record: record.hook == "b")
+        assert [r.seq for r in widget.rows] == [2, 4, 6, 8, 10, 12]
+        widget.set_filter(None)
+        widget.sort_by(1, descending=True)  # the time column
+        assert [r.seq for r in widget.rows][:3] == [12, 11, 10]
+        widget.sort_by(None)
+        journal.add_findings(first, Finding("late-answer", "warning", "an answer came late"))
+        writer.flush()
+        await until(pilot, lambda: bool(widget.rows[0].findings))
+        await pilot.press("home")
+        assert widget.highlighted_record is not None
+        assert [f.code for f in widget.highlighted_record.findings] == ["late-answer"]
+    writer.close()

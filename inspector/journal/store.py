@@ -19,11 +19,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, overload
 
-from inspector.journal.records import Record, record_from_json
+from inspector.journal.records import RECORD_TYPES, Record, record_from_json
 
 KEEP = 20_000  # records held in memory at least, the newest ones
 READ_BACK_CACHE = 1024  # records read back from the file, kept for the next ask
 NOT_WRITTEN = -1
+KINDS: list[type[Record]] = list(RECORD_TYPES.values())  # and any other record type seen
+KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
 
 
 class RecordStore(Sequence[Record]):
@@ -33,6 +35,7 @@ class RecordStore(Sequence[Record]):
         self._seqs = array("q")
         self._offsets = array("q")  # where the record's latest line starts in the file
         self._sizes = array("q")
+        self._kinds = bytearray()  # each record's type, as its place in KINDS
         self._in_memory = 0
         self._written: deque[int] = deque()  # positions with a line on disk, oldest first
         self._read_back: OrderedDict[int, Record] = OrderedDict()
@@ -82,6 +85,19 @@ class RecordStore(Sequence[Record]):
             return position
         return None
 
+    def positions_of(self, kinds: tuple[type[Record], ...], first: int = 0) -> list[int]:
+        """The positions, from `first` on, of the records of these types (or their subtypes),
+        without reading any back."""
+        codes = {code for code, kind in enumerate(KINDS) if issubclass(kind, kinds)}
+        return [p for p, code in enumerate(self._kinds[first:], first) if code in codes]
+
+    def each(self, positions: list[int]) -> Iterator[tuple[int, Record]]:
+        """The records at `positions`, with them."""
+        items = self._items
+        for position in positions:
+            record = items[position]
+            yield position, record if record is not None else self._record(position)
+
     def in_memory(self) -> int:
         """How many records are objects held by the store (the rest are on disk only)."""
         return self._in_memory
@@ -94,6 +110,7 @@ class RecordStore(Sequence[Record]):
         self._seqs.append(record.seq)
         self._offsets.append(NOT_WRITTEN)
         self._sizes.append(0)
+        self._kinds.append(_kind_code(type(record)))
         self._in_memory += 1
 
     def written(self, record: Record, offset: int, size: int) -> None:
@@ -138,3 +155,11 @@ class RecordStore(Sequence[Record]):
         self._reader.seek(self._offsets[position])
         line = self._reader.read(self._sizes[position])
         return record_from_json(json.loads(line))
+
+
+def _kind_code(kind: type[Record]) -> int:
+    code = KIND_CODE.get(kind)
+    if code is None:
+        code = KIND_CODE[kind] = len(KINDS)
+        KINDS.append(kind)
+    return code

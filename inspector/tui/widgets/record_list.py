@@ -1,5 +1,6 @@
 """A virtualised list over journal records: the line-API base of the exchange list and the
-event stream. It keeps only an index (references into the journal) and renders visible rows."""
+event stream. It keeps only an index (the records' positions in the journal, not the records,
+which the journal may keep on disk) and renders visible rows."""
 
 from __future__ import annotations
 
@@ -103,6 +104,22 @@ def findings_cell(findings: list[Finding]) -> Cell:
 
 def _seq(record: Record) -> int:
     return record.seq
+
+
+class _Rows(Sequence[Record]):
+    """The records of a list's rows, read from the journal as they are asked for."""
+
+    def __init__(self, records: Sequence[Record], positions: list[int]) -> None:
+        self._records = records
+        self._positions = positions
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __getitem__(self, row: Any) -> Any:
+        if isinstance(row, slice):
+            return [self._records[position] for position in self._positions[row]]
+        return self._records[self._positions[row]]
 
 
 class _Descending:
@@ -223,17 +240,17 @@ class RecordList(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.journal = journal
         self.set_reactive(RecordList.follow, follow)
-        self._index: list[Record] = []
+        self._index: list[int] = []  # the rows: positions in journal.records
         self._pending: list[tuple[Record, bool]] = []
         self._predicate: Predicate | None = None
         self._cleared_to = 0  # rows up to this seq are cleared from view (the journal keeps them)
         self._highlight: Predicate | None = None
         self._cursor = -1
-        self._announced: Record | None = None
+        self._announced: int | None = None  # the seq of the record last announced
         self._unsubscribe: Callable[[], None] | None = None
         self._wake_timer: Timer | None = None
         self._sort: tuple[int, bool] | None = None  # (column, descending); None: journal order
-        self._keys: dict[int, Any] = {}  # id(record) -> its sort key when it was placed
+        self._keys: dict[int, Any] = {}  # position -> the row's sort key when it was placed
 
     # ---- what subclasses provide --------------------------------------------------------------
 
@@ -250,7 +267,7 @@ class RecordList(ScrollView, can_focus=True):
     @property
     def rows(self) -> Sequence[Record]:
         """The records shown (the filtered index), in journal order unless sorted."""
-        return self._index
+        return _Rows(self.journal.records, self._index)
 
     @property
     def sort(self) -> tuple[str, bool] | None:
@@ -275,7 +292,7 @@ class RecordList(ScrollView, can_focus=True):
 
     @property
     def highlighted_record(self) -> Record | None:
-        return self._index[self._cursor] if self._cursor >= 0 else None
+        return self.journal.records[self._index[self._cursor]] if self._cursor >= 0 else None
 
     def set_filter(self, predicate: Predicate | None) -> None:
         """Show only records for which `predicate` holds (all of them for None). The highlighted
@@ -301,20 +318,25 @@ class RecordList(ScrollView, can_focus=True):
         batch, self._pending = self._pending, []
         tailing = self._cursor == len(self._index) - 1
         at_end = self.scroll_offset.y >= self.max_scroll_y
+        records = self.journal.records
         for record, new in batch:
+            position = len(records) - 1 if new and records[-1] is record else None
+            position = records.position_of(record.seq) if position is None else position
+            if position is None:
+                continue
             matches = record.seq > self._cleared_to and (
                 self._predicate is None or self._predicate(record)
             )
             if new and self._sort is None:
                 if matches:
-                    self._index.append(record)
+                    self._index.append(position)
                 continue
-            row = None if new else self._row_of(record)
-            if row is not None and (not matches or self._moved(record)):
+            row = None if new else self._row_of(position, record)
+            if row is not None and (not matches or self._moved(position, record)):
                 self._remove(row)  # gone, or its place changed with its sorted-by value
                 row = None
             if row is None and matches:
-                self._insert(record)
+                self._insert(position, record)
         self._sync_size()
         if self.follow and tailing:
             self._cursor = len(self._index) - 1
@@ -354,8 +376,9 @@ class RecordList(ScrollView, can_focus=True):
         self._wake_timer = None
         self.flush()
         top = self.scroll_offset.y
+        records = self.journal.records
         for row in range(top, min(top + self._page(), len(self._index))):
-            if self.is_live(self._index[row]):
+            if self.is_live(records[self._index[row]]):
                 self.refresh_line(row + 1)  # virtual line: the header is line 0
 
     def watch_follow(self, follow: bool) -> None:
@@ -368,21 +391,17 @@ class RecordList(ScrollView, can_focus=True):
         selected = self.highlighted_record
         self._pending.clear()  # the journal already holds every buffered record and update
         kinds, predicate = self.RECORD_TYPES, self._predicate
-        records: Sequence[Record] = self.journal.records
-        if self._cleared_to:
-            records = records[bisect_left(records, self._cleared_to + 1, key=_seq) :]
-        if predicate is None:
-            self._index = [record for record in records if isinstance(record, kinds)]
-        else:
-            self._index = [
-                record for record in records if isinstance(record, kinds) and predicate(record)
-            ]
+        records = self.journal.records
+        first = bisect_left(records, self._cleared_to + 1, key=_seq) if self._cleared_to else 0
+        self._index = records.positions_of(kinds, first)
+        if predicate is not None:
+            self._index = [p for p, record in records.each(self._index) if predicate(record)]
         self._keys = {}
         if self._sort is not None:
-            self._keys = {id(record): self._key(record) for record in self._index}
-            self._index.sort(key=lambda record: self._keys[id(record)])
+            self._keys = {p: self._key(records[p]) for p in self._index}
+            self._index.sort(key=self._keys.__getitem__)
         if selected is not None:
-            row = self._place(selected)
+            row = self._place(records.position_of(selected.seq) or 0, selected)
         else:
             row = len(self._index) - 1 if self.follow else 0
         self._cursor = min(row, len(self._index) - 1)
@@ -398,39 +417,36 @@ class RecordList(ScrollView, can_focus=True):
         column, descending = self._sort
         return sort_key(self.COLUMNS[column], record, descending)
 
-    def _moved(self, record: Record) -> bool:
+    def _moved(self, position: int, record: Record) -> bool:
         """Its sorted-by value changed since it was placed (a call finishing, say)."""
-        return self._sort is not None and self._key(record) != self._keys[id(record)]
+        return self._sort is not None and self._key(record) != self._keys[position]
 
-    def _stored_key(self, record: Record) -> Any:
-        return self._keys[id(record)]
-
-    def _place(self, record: Record) -> int:
-        """The row `record` has, or would have, in the index."""
-        if self._sort is None:  # journal order: a plain function key, no method call per step
-            return bisect_left(self._index, record.seq, key=_seq)
-        key = self._keys.get(id(record))
+    def _place(self, position: int, record: Record) -> int:
+        """The row the record at `position` has, or would have, in the index."""
+        if self._sort is None:  # journal order is position order
+            return bisect_left(self._index, position)
+        key = self._keys.get(position)
         if key is None:
             key = self._key(record)
-        return bisect_left(self._index, key, key=self._stored_key)
+        return bisect_left(self._index, key, key=self._keys.__getitem__)
 
-    def _row_of(self, record: Record) -> int | None:
-        if self._sort is not None and id(record) not in self._keys:
+    def _row_of(self, position: int, record: Record) -> int | None:
+        if self._sort is not None and position not in self._keys:
             return None
-        row = self._place(record)
-        return row if row < len(self._index) and self._index[row] is record else None
+        row = self._place(position, record)
+        return row if row < len(self._index) and self._index[row] == position else None
 
-    def _insert(self, record: Record) -> None:
+    def _insert(self, position: int, record: Record) -> None:
         if self._sort is not None:
-            self._keys[id(record)] = self._key(record)
-        row = self._place(record)
-        self._index.insert(row, record)
+            self._keys[position] = self._key(record)
+        row = self._place(position, record)
+        self._index.insert(row, position)
         if row <= self._cursor:
             self._cursor += 1
 
     def _remove(self, row: int) -> None:
         if self._sort is not None:
-            self._keys.pop(id(self._index[row]), None)
+            self._keys.pop(self._index[row], None)
         del self._index[row]
         if row < self._cursor or self._cursor == len(self._index):
             self._cursor -= 1
@@ -440,8 +456,9 @@ class RecordList(ScrollView, can_focus=True):
 
     def _announce(self) -> None:
         record = self.highlighted_record
-        if record is not self._announced:
-            self._announced = record
+        seq = None if record is None else record.seq
+        if seq != self._announced:
+            self._announced = seq
             self.post_message(self.Highlighted(record, self))
 
     # ---- cursor and scrolling -----------------------------------------------------------------
@@ -563,7 +580,7 @@ class RecordList(ScrollView, can_focus=True):
         row = self.scroll_offset.y + y - 1
         if row >= len(self._index):
             return Strip.blank(width, self.rich_style)
-        record = self._index[row]
+        record = self.journal.records[self._index[row]]
         if row == self._cursor:
             base = self.get_component_rich_style("record-list--cursor")
         elif self._highlight is not None and self._highlight(record):
