@@ -114,6 +114,36 @@ def live_child(count: int) -> dict[str, float]:
     return {"before": before, "after": after}
 
 
+async def _live_ui(count: int, folder: Path) -> dict[str, float]:
+    """The same relayed exchanges into the UI as `hook-inspector` opens it (its journal file its
+    store), headless in a pilot, the lists folding them in as they come."""
+    from inspector.demo import DEMO_CONFIG
+    from inspector.journal.records import STATUS_PENDING
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.launch import build_session
+
+    session = build_session(DEMO_CONFIG, folder / "live.jsonl", store_on_disk=True)
+    session.scenario = None  # the demo's turn would add records of its own
+    (folder / "settings").mkdir()
+    app = InspectorApp(session, settings_path=folder / "settings")
+    rng = random.Random(7)
+    async with app.run_test(size=(int(SIZE[0]), int(SIZE[1]))) as pilot:
+        await pilot.pause()
+        journal = app.engine.journal
+        before = rss_mb()
+        for seq in range(1, count + 1):
+            done = make_exchange(rng, seq)
+            response, status = done.response, done.status
+            done.response, done.status = None, STATUS_PENDING
+            journal.amend(journal.append(done), response=response, status=status)
+            if seq % 2_000 == 0:
+                await pilot.pause()  # the loop's turn: the writer's timer, the lists' tick
+        await pilot.pause()
+        after = rss_mb()
+        held = journal.records.in_memory()
+    return {"before": before, "after": after, "in_memory": held}
+
+
 async def _open_in_pilot(path: Path, settings: Path) -> dict[str, float]:
     from inspector.config.model import Config
     from inspector.engine import Engine
@@ -176,6 +206,9 @@ def child(argv: list[str]) -> dict[str, float]:
     what, arg = argv
     if what == "live":
         return live_child(int(arg))
+    if what == "live-ui":
+        with tempfile.TemporaryDirectory() as folder:
+            return asyncio.run(_live_ui(int(arg), Path(folder)))
     with tempfile.TemporaryDirectory() as folder:
         return asyncio.run(_open_in_pilot(Path(arg), Path(folder) / "settings"))
 
@@ -261,6 +294,15 @@ def measure(count: int, folder: Path) -> Iterator[Row]:
         live["after"],
         None,
         "baseline = the same process before the first record",
+        RSS_LIMIT_MB,
+    )
+    live_ui = in_child("live-ui", str(count))
+    yield row(
+        f"scale: live UI session of {label} relayed exchanges, RSS MB",
+        live_ui["before"],
+        live_ui["after"],
+        None,
+        "baseline = the same app before the first record",
         RSS_LIMIT_MB,
     )
     base, opened = in_child("open", str(small)), in_child("open", str(big))

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import pytest
+
 from bench import scale
+from inspector.journal import store
 from inspector.journal.jsonl import load_journal
 from inspector.journal.records import Exchange
 
@@ -26,6 +30,15 @@ def test_a_written_session_opens_as_numbered_distinct_exchanges(tmp_path: Path) 
 def test_the_live_child_reports_memory_before_and_after() -> None:
     figures = scale.live_child(500)
     assert 0 < figures["before"] <= figures["after"]
+
+
+def test_the_live_ui_child_keeps_only_the_newest_records_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "KEEP", 100)
+    figures = asyncio.run(scale._live_ui(3_000, tmp_path))
+    assert 0 < figures["before"] <= figures["after"]
+    assert figures["in_memory"] <= 100 + 2_000  # at most the newest, and one batch unwritten
 
 
 def test_a_flood_of_refusals_holds_a_few_records_not_one_each() -> None:

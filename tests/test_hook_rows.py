@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from inspector.journal import hook_rows
 from inspector.journal.hook_rows import LATENCY_WINDOW, HookRow, HookRows
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import load_journal
@@ -130,6 +133,17 @@ def test_a_call_counts_when_it_ends_and_is_recounted_when_the_host_judges_it_aga
     journal.amend(exchange, status=STATUS_INVALID)  # j-cli could not read the answer
     journal.amend(exchange, status=STATUS_INVALID)
     assert (row.calls, row.failures, row.median_ms, row.total_ms) == (1, 1, None, 40.0)
+
+
+def test_the_calls_remembered_for_a_recount_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hook_rows, "COUNTED_KEPT", 10)
+    journal = Journal()
+    rows = HookRows(journal)
+    calls = [journal.append(call("a")) for _ in range(100)]
+    journal.amend(calls[-1], status=STATUS_INVALID)  # recent: taken back and counted again
+    (row,) = rows.hooks()
+    assert (row.calls, row.failures) == (100, 1)
+    assert len(rows._counted) <= 20
 
 
 def test_jcli_skips_come_from_its_chain_decisions_per_event() -> None:

@@ -10,8 +10,10 @@ from conftest import config_of, scripted
 from textual.message import Message
 from textual.notifications import Notify
 from textual.widgets import Input
-from tui_support import exchange_list, listed, live_app, opened, running, until
+from tui_support import exchange_list, listed, live_app, make_app, opened, running, until
 
+from inspector.engine import Engine
+from inspector.tui.app import Session
 from inspector.tui.screens.save_as import SaveAsScreen
 
 CALL = {"tool": "exec", "arguments": {"command": "ls"}}
@@ -44,6 +46,28 @@ async def test_w_asks_where_and_overwrites_only_when_asked_twice(
         screen = await opened(pilot, SaveAsScreen, "the save-as prompt again")
         await pilot.press("enter", "enter")  # asked twice: overwrite
         await until(pilot, lambda: '"hook.hello"' in earlier.read_text(), what="overwritten")
+
+
+async def test_w_will_not_save_over_the_sessions_own_journal(tmp_path: Path) -> None:
+    own = tmp_path / "own.jsonl"
+    engine = Engine(config_of(scripted("alpha")), journal_path=own, store_on_disk=True)
+    app = make_app(Session(engine, watch=False), tmp_path / "settings")
+    notes: list[str] = []
+
+    def note(message: Message) -> None:
+        if isinstance(message, Notify):
+            notes.append(message.notification.message)
+
+    async with running(app, note) as pilot:
+        await until(pilot, lambda: listed(app), what="the hello")
+        await pilot.press("w")
+        screen = await opened(pilot, SaveAsScreen, "the save-as prompt")
+        screen.query_one("#path", Input).value = str(own)
+        await pilot.press("enter", "enter")  # asked twice: overwrite, were it another file
+        await until(pilot, lambda: any("own journal" in n for n in notes), what="the refusal")
+        await until(pilot, lambda: '"hook.hello"' in own.read_text(), what="the journal as written")
+    hellos = [line for line in own.read_text().splitlines() if '"hook.hello"' in line]
+    assert len(hellos) == 1  # written once, by the session itself
 
 
 async def test_y_copies_and_shows_the_one_liner_and_capital_y_writes_it(

@@ -21,6 +21,9 @@ from inspector.journal.records import STATUS_OK, Decision, Exchange, Lifecycle, 
 from inspector.protocol.stages import HELLO
 
 LATENCY_WINDOW = 200  # the median is over a hook's latest successful calls (by seq)
+# How many counted calls are remembered, so that a later change to one counts it again rather
+# than twice; a call changed after this many newer ones were counted is counted once more.
+COUNTED_KEPT = 10_000
 RELAY_STATES = frozenset({"connected", "disconnected", "refused"})  # a relay's, never a hook's
 RELAY_SOURCE = "relay:"
 # j-cli: the status a chain decision gives a hook it did not run (disabled, or its filter did not
@@ -144,6 +147,10 @@ class HookRows:
         if finished:
             row.tally(exchange.seq, *tally, 1)
             self._counted[exchange.seq] = (row, *tally)
+            if len(self._counted) > 2 * COUNTED_KEPT:  # a week-long session: forget the oldest
+                oldest = sorted(self._counted)[:-COUNTED_KEPT]
+                for seq in oldest:
+                    del self._counted[seq]
 
     def _lifecycle(self, record: Lifecycle, new: bool) -> None:
         if record.state in RELAY_STATES:

@@ -29,8 +29,8 @@ KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
 
 
 class RecordStore(Sequence[Record]):
-    def __init__(self, keep: int = KEEP) -> None:
-        self.keep = keep
+    def __init__(self, keep: int | None = None) -> None:
+        self.keep = KEEP if keep is None else keep
         self._items: list[Record | None] = []  # None: on disk only
         self._seqs = array("q")
         self._offsets = array("q")  # where the record's latest line starts in the file

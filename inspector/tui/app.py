@@ -678,6 +678,11 @@ class InspectorApp(App[int]):
         def chosen(path: Path | None) -> None:
             if path is None:
                 return
+            live = self.engine.writer
+            if live is not None and path.resolve() == live.path.resolve():
+                message = f"{path} is this session's own journal, written as the session goes"
+                self.notify(message, title="Journal not saved", severity="warning")
+                return
             try:
                 writer = JsonlWriter(path)
             except JournalFileError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from inspector.bridge.listener import ListenOptions
@@ -14,12 +15,17 @@ from inspector.tui.app import InspectorApp, Session
 
 
 def build_session(
-    config_path: Path | None, journal_path: Path | None, listen: ListenOptions | None = None
+    config_path: Path | None,
+    journal_path: Path | None,
+    listen: ListenOptions | None = None,
+    *,
+    store_on_disk: bool = False,
 ) -> Session:
     """With no CONFIG the bundled demo opens and plays its scenario at once. With `listen`,
-    live agents' relays can connect too."""
+    live agents' relays can connect too. `store_on_disk`: the journal file is the journal's
+    store (see Engine)."""
     config = load_config(config_path or DEMO_CONFIG)
-    engine = Engine(config, journal_path=journal_path)
+    engine = Engine(config, journal_path=journal_path, store_on_disk=store_on_disk)
     return Session(
         engine=engine,
         scenario=None if config_path else DEMO_SCENARIO,
@@ -35,7 +41,12 @@ def read_only_session(journal_path: Path) -> Session:
 
 
 def launch(config_path: Path | None, journal_path: Path | None, listen: ListenOptions) -> int:
-    return run_app(InspectorApp(build_session(config_path, journal_path, listen)))
+    """The UI. Its journal file (a private temporary one without --journal) is where records go
+    once written, so a session left open for days keeps only the newest in memory."""
+    with tempfile.TemporaryDirectory(prefix="hook-inspector-") as spool:
+        journal_file = journal_path or Path(spool) / "session.jsonl"
+        session = build_session(config_path, journal_file, listen, store_on_disk=True)
+        return run_app(InspectorApp(session))
 
 
 def open_session(journal_path: Path) -> int:

@@ -405,7 +405,7 @@ outline of the call, and unfolds all when anything is folded."""
 
     def show(self, record: Record | None) -> None:
         """Show `record` (None: nothing). The tabs follow on the next tick."""
-        if record is not self._record:
+        if record is not self._record and not _same(record, self._record):
             self._record = record
             self._folded.clear()
             self._mark_stale(*self.TABS)
@@ -422,7 +422,8 @@ outline of the call, and unfolds all when anything is folded."""
         shown = self._record
         if shown is None:
             return
-        if record is shown:
+        if record is shown or record.seq == shown.seq:  # the journal may have read it back
+            self._record = record  # as it is now
             self._mark_stale(*self.TABS)
         elif (
             isinstance(record, Stderr)
@@ -529,3 +530,8 @@ outline of the call, and unfolds all when anything is folded."""
 
     def _area(self, tab: str) -> TextArea:
         return self.query_one(f"#{tab_id(tab)}", TabPane).query_one(TextArea)
+
+
+def _same(record: Record | None, other: Record | None) -> bool:
+    """The same record, whichever copy: the journal reads a record it let go back anew."""
+    return record is not None and other is not None and record.seq == other.seq

@@ -4,6 +4,7 @@ which the journal may keep on disk) and renders visible rows."""
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -109,7 +110,7 @@ def _seq(record: Record) -> int:
 class _Rows(Sequence[Record]):
     """The records of a list's rows, read from the journal as they are asked for."""
 
-    def __init__(self, records: Sequence[Record], positions: list[int]) -> None:
+    def __init__(self, records: Sequence[Record], positions: Sequence[int]) -> None:
         self._records = records
         self._positions = positions
 
@@ -240,7 +241,7 @@ class RecordList(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.journal = journal
         self.set_reactive(RecordList.follow, follow)
-        self._index: list[int] = []  # the rows: positions in journal.records
+        self._index = array("q")  # the rows: positions in journal.records
         self._pending: list[tuple[Record, bool]] = []
         self._predicate: Predicate | None = None
         self._cleared_to = 0  # rows up to this seq are cleared from view (the journal keeps them)
@@ -393,13 +394,14 @@ class RecordList(ScrollView, can_focus=True):
         kinds, predicate = self.RECORD_TYPES, self._predicate
         records = self.journal.records
         first = bisect_left(records, self._cleared_to + 1, key=_seq) if self._cleared_to else 0
-        self._index = records.positions_of(kinds, first)
+        positions = records.positions_of(kinds, first)
         if predicate is not None:
-            self._index = [p for p, record in records.each(self._index) if predicate(record)]
+            positions = [p for p, record in records.each(positions) if predicate(record)]
         self._keys = {}
         if self._sort is not None:
-            self._keys = {p: self._key(records[p]) for p in self._index}
-            self._index.sort(key=self._keys.__getitem__)
+            self._keys = {p: self._key(records[p]) for p in positions}
+            positions.sort(key=self._keys.__getitem__)
+        self._index = array("q", positions)
         if selected is not None:
             row = self._place(records.position_of(selected.seq) or 0, selected)
         else:
