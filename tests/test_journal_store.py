@@ -106,3 +106,18 @@ def test_positions_of_a_type_are_found_without_reading_records_back(tmp_path: Pa
     (tmp_path / "s.jsonl").write_text("")  # nothing can be read back now
     assert journal.records.positions_of((Exchange,)) == [1, 3, 5]
     assert journal.records.positions_of((Stderr, Exchange), first=4) == [4, 5]
+
+
+def test_many_records_read_back_in_turn_are_the_same_as_one_at_a_time(tmp_path: Path) -> None:
+    journal, writer = session(tmp_path / "s.jsonl", keep=2)
+    first = journal.append(call(0))
+    for n in range(1, 10):
+        journal.append(call(n) if n % 3 else Stderr(hook="h", line=str(n)))
+    writer.flush()
+    journal.add_findings(first, Finding("late-answer", "warning", "its line is now the last"))
+    writer.flush()
+    positions = journal.records.positions_of((Exchange, Stderr))
+    together = [record.to_json() for _position, record in journal.records.each(positions)]
+    assert together == [journal.records[p].to_json() for p in positions]
+    assert [f.code for f in journal.records[0].findings] == ["late-answer"]
+    writer.close()

@@ -23,6 +23,7 @@ from inspector.journal.records import RECORD_TYPES, Record, record_from_json
 
 KEEP = 20_000  # records held in memory at least, the newest ones
 READ_BACK_CACHE = 1024  # records read back from the file, kept for the next ask
+READ_BLOCK = 4096  # records read back together when many are asked for in turn
 NOT_WRITTEN = -1
 KINDS: list[type[Record]] = list(RECORD_TYPES.values())  # and any other record type seen
 KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
@@ -92,11 +93,34 @@ class RecordStore(Sequence[Record]):
         return [p for p, code in enumerate(self._kinds[first:], first) if code in codes]
 
     def each(self, positions: list[int]) -> Iterator[tuple[int, Record]]:
-        """The records at `positions`, with them."""
+        """The records at `positions` (in journal order), with them; those on disk only are read
+        a block at a time, not one seek and read each, and not kept."""
         items = self._items
-        for position in positions:
-            record = items[position]
-            yield position, record if record is not None else self._record(position)
+        for start in range(0, len(positions), READ_BLOCK):
+            block = positions[start : start + READ_BLOCK]
+            lines = self._lines([p for p in block if items[p] is None])
+            for position in block:
+                record = items[position]
+                if record is None:
+                    record = self._read_back.get(position) or _record_of(lines[position])
+                yield position, record
+
+    def _lines(self, positions: list[int]) -> dict[int, bytes]:
+        """The lines of these records on disk only, read in one piece from the first to the
+        last (they are near each other: the file is in journal order, give or take rewrites)."""
+        if not positions:
+            return {}
+        first = min(self._offsets[p] for p in positions)
+        end = max(self._offsets[p] + self._sizes[p] for p in positions)
+        if end - first > READ_BLOCK * 64 * 1024:  # rewrites far apart: one at a time
+            return {p: self._line(p) for p in positions}
+        reader = self._open_reader()
+        reader.seek(first)
+        data = reader.read(end - first)
+        return {
+            p: data[self._offsets[p] - first : self._offsets[p] - first + self._sizes[p]]
+            for p in positions
+        }
 
     def in_memory(self) -> int:
         """How many records are objects held by the store (the rest are on disk only)."""
@@ -149,12 +173,18 @@ class RecordStore(Sequence[Record]):
         return record
 
     def _read(self, position: int) -> Record:
+        return _record_of(self._line(position))
+
+    def _line(self, position: int) -> bytes:
+        reader = self._open_reader()
+        reader.seek(self._offsets[position])
+        return reader.read(self._sizes[position])
+
+    def _open_reader(self) -> IO[bytes]:
         assert self._path is not None  # a record is let go only once its file holds it
         if self._reader is None:
             self._reader = self._path.open("rb")
-        self._reader.seek(self._offsets[position])
-        line = self._reader.read(self._sizes[position])
-        return record_from_json(json.loads(line))
+        return self._reader
 
 
 def _kind_code(kind: type[Record]) -> int:
@@ -163,3 +193,7 @@ def _kind_code(kind: type[Record]) -> int:
         code = KIND_CODE[kind] = len(KINDS)
         KINDS.append(kind)
     return code
+
+
+def _record_of(line: bytes) -> Record:
+    return record_from_json(json.loads(line))
