@@ -3,11 +3,16 @@ and are read back, as they were last written, when asked for."""
 
 from __future__ import annotations
 
+import stat
+import tempfile
 from pathlib import Path
+
+import pytest
 
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter, load_journal
 from inspector.journal.records import STATUS_OK, STATUS_PENDING, Exchange, Finding, Stderr
+from inspector.journal.spool import spool_file
 
 
 def session(path: Path, keep: int = 3) -> tuple[Journal, JsonlWriter]:
@@ -121,3 +126,20 @@ def test_many_records_read_back_in_turn_are_the_same_as_one_at_a_time(tmp_path: 
     assert together == [journal.records[p].to_json() for p in positions]
     assert [f.code for f in journal.records[0].findings] == ["late-answer"]
     writer.close()
+
+
+def test_a_spool_is_a_private_folder_removed_afterwards() -> None:
+    with spool_file("hook-inspector-test-") as spool:
+        assert spool is not None and spool.parent.is_dir()
+        assert stat.S_IMODE(spool.parent.stat().st_mode) == 0o700
+        spool.write_text("x")
+    assert not spool.parent.exists()
+
+
+def test_with_no_room_for_a_spool_there_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_room(**_options: object) -> str:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", no_room)
+    with spool_file("hook-inspector-test-") as spool:
+        assert spool is None

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-import tempfile
 from pathlib import Path
 
 from inspector.bridge.listener import ListenError, ListenOptions, listen_for_relays
@@ -14,6 +13,8 @@ from inspector.cli.printer import Printer
 from inspector.cli.session import config_or_demo
 from inspector.demo import DEMO_CONFIG
 from inspector.engine import Engine
+from inspector.journal.private_file import JournalFileError
+from inspector.journal.spool import spool_file
 from inspector.reload.watcher import Reloader
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -31,9 +32,14 @@ async def serve(
     their on_timeout, at the agent's deadline at the latest. The journal file is where records
     go once written, so a session left running for days keeps only the newest in memory; with
     no --journal that file is a private temporary one."""
-    with tempfile.TemporaryDirectory(prefix="hook-inspector-serve-") as spool:
-        journal_file = journal_path or Path(spool) / "session.jsonl"
-        engine = Engine(config_or_demo(config_path), journal_path=journal_file, store_on_disk=True)
+    config = config_or_demo(config_path)
+    with spool_file("hook-inspector-serve-") as spool:
+        try:
+            engine = Engine(config, journal_path=journal_path or spool, store_on_disk=True)
+        except JournalFileError:
+            if journal_path is not None:
+                raise
+            engine = Engine(config)  # no room for the file: every record stays in memory
         return await _serve(engine, config_path, listen, as_json=as_json)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from inspector.bridge.listener import ListenOptions
@@ -11,6 +10,8 @@ from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
 from inspector.journal.jsonl import load_journal
+from inspector.journal.private_file import JournalFileError
+from inspector.journal.spool import spool_file
 from inspector.tui.app import InspectorApp, Session
 
 
@@ -43,9 +44,13 @@ def read_only_session(journal_path: Path) -> Session:
 def launch(config_path: Path | None, journal_path: Path | None, listen: ListenOptions) -> int:
     """The UI. Its journal file (a private temporary one without --journal) is where records go
     once written, so a session left open for days keeps only the newest in memory."""
-    with tempfile.TemporaryDirectory(prefix="hook-inspector-") as spool:
-        journal_file = journal_path or Path(spool) / "session.jsonl"
-        session = build_session(config_path, journal_file, listen, store_on_disk=True)
+    with spool_file("hook-inspector-") as spool:
+        try:
+            session = build_session(config_path, journal_path or spool, listen, store_on_disk=True)
+        except JournalFileError:
+            if journal_path is not None:
+                raise
+            session = build_session(config_path, None, listen)  # no room: all in memory
         return run_app(InspectorApp(session))
 
 
