@@ -31,8 +31,9 @@ from typing import Any
 
 from bench import Row, row
 from bench.filter_speed import make_exchange
+from inspector.journal.journal import Journal
 from inspector.journal.jsonl import dumps
-from inspector.journal.records import Exchange
+from inspector.journal.records import STATUS_PENDING, Exchange
 from inspector.tui.widgets.record_list import RecordList
 
 SMALL = 2_000
@@ -90,14 +91,20 @@ def _template(exchange: Exchange) -> str:
 # ---- children: one measurement each ------------------------------------------------------------
 
 
+def relay_one(journal: Journal, rng: random.Random, seq: int) -> None:
+    """One small relayed exchange, appended in flight and then finished, as a relayed call is."""
+    done = make_exchange(rng, seq)
+    response, status = done.response, done.status
+    done.response, done.status = None, STATUS_PENDING
+    journal.amend(journal.append(done), response=response, status=status)
+
+
 def live_child(count: int) -> dict[str, float]:
     """RSS before and after `count` relayed exchanges, each appended in flight and then finished,
     with the JSONL writer attached as `serve` attaches it: the file is the journal's store, and
     records written to it leave memory. The writer flushes ten times a second in a session;
     here, with no event loop, after every record."""
-    from inspector.journal.journal import Journal
     from inspector.journal.jsonl import JsonlWriter
-    from inspector.journal.records import STATUS_PENDING
 
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as folder:
@@ -105,10 +112,7 @@ def live_child(count: int) -> dict[str, float]:
         writer = JsonlWriter(Path(folder) / "live.jsonl").attach(journal, as_store=True)
         before = rss_mb()
         for seq in range(1, count + 1):
-            done = make_exchange(rng, seq)
-            response, status = done.response, done.status
-            done.response, done.status = None, STATUS_PENDING
-            journal.amend(journal.append(done), response=response, status=status)
+            relay_one(journal, rng, seq)
         after = rss_mb()
         writer.close()
     return {"before": before, "after": after}
@@ -118,7 +122,6 @@ async def _live_ui(count: int, folder: Path) -> dict[str, float]:
     """The same relayed exchanges into the UI as `hook-inspector` opens it (its journal file its
     store), headless in a pilot, the lists folding them in as they come."""
     from inspector.demo import DEMO_CONFIG
-    from inspector.journal.records import STATUS_PENDING
     from inspector.tui.app import InspectorApp
     from inspector.tui.launch import build_session
 
@@ -132,10 +135,7 @@ async def _live_ui(count: int, folder: Path) -> dict[str, float]:
         journal = app.engine.journal
         before = rss_mb()
         for seq in range(1, count + 1):
-            done = make_exchange(rng, seq)
-            response, status = done.response, done.status
-            done.response, done.status = None, STATUS_PENDING
-            journal.amend(journal.append(done), response=response, status=status)
+            relay_one(journal, rng, seq)
             if seq % 2_000 == 0:
                 await pilot.pause()  # the loop's turn: the writer's timer, the lists' tick
         await pilot.pause()
