@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 
 from bench import Row, row
 from inspector.filter import compile_filter
-from inspector.filter import text as filter_text
 from inspector.hosts.picoclaw import templates
+from inspector.journal import record_text
 from inspector.journal.records import Event, Exchange, Finding, Record
 from inspector.protocol import jsonrpc
 
@@ -143,7 +143,7 @@ def _events(count: int) -> None:
     print(f"\n{len(events):,} events: cold (payloads not yet serialised) then warm, cpu ms")
     for expression in EVENT_EXPRESSIONS:
         predicate = compile_filter(expression)
-        filter_text._json_cache.clear()
+        record_text._json_cache.clear()
         cold = timed(predicate, events)[1]
         warm = statistics.median(timed(predicate, events)[1] for _ in range(3))
         print(f"{cold:7.1f} cold {warm:7.1f} warm  {expression}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ from inspector.journal.records import (
     Record,
     Reload,
 )
+from inspector.journal.saved import open_journal
+from tests.saved_sessions import reopened
 
 
 def call(hook: str, status: str = STATUS_OK, ms: float | None = 1.0, **fields: Any) -> Exchange:
@@ -43,11 +46,18 @@ def state(hook: str, name: str, pid: int | None = None) -> Lifecycle:
 
 
 def folded(*records: Record) -> dict[str, HookRow]:
-    """The rows of a journal that already holds `records` (a saved session being opened)."""
+    """The rows of a journal that already holds `records` (a saved session being opened); the
+    same when it is saved and opened again through its index (folded from its columns)."""
     journal = Journal()
     for record in records:
         journal.append(record)
-    rows = HookRows(journal)
+    rows = by_name(HookRows(journal))
+    with tempfile.TemporaryDirectory() as folder:
+        assert by_name(HookRows(reopened(journal, Path(folder)))) == rows
+    return rows
+
+
+def by_name(rows: HookRows) -> dict[str, HookRow]:
     return {row.name: row for row in [*rows.hooks(), *rows.relays()]}
 
 
@@ -155,6 +165,8 @@ def test_jcli_skips_come_from_its_chain_decisions_per_event() -> None:
     journal.append(Decision(stage="pre_tool_execution", chain=[skip, ran]))
     journal.append(Decision(stage="pre_tool_execution", chain=[skip]))
     rows = {(row.name, row.event): row for row in HookRows(journal).hooks()}
+    with tempfile.TemporaryDirectory() as folder:
+        assert HookRows(reopened(journal, Path(folder))).hooks() == list(rows.values())
     counts = {key: (row.skipped, row.calls, row.failures) for key, row in rows.items()}
     # never run: no call and no failure; a hook that ran is no row until its exchange is
     assert counts == {
@@ -207,6 +219,8 @@ def test_the_median_live_is_the_median_of_the_saved_session_past_the_window() ->
         saved.adopt(exchange)
     median = HookRows(saved).hooks()[0].median_ms
     assert live.hooks()[0].median_ms == median == 2.5 * LATENCY_WINDOW - 0.5
+    with tempfile.TemporaryDirectory() as folder:
+        assert HookRows(reopened(journal, Path(folder))).hooks() == live.hooks()
 
 
 # ---- a journal the real command wrote ---------------------------------------------------------
@@ -222,6 +236,7 @@ def test_a_journal_written_by_hook_inspector_run_folds_into_the_demo_hooks(tmp_p
     )
     journal = load_journal(path)
     rows = {row.name: row for row in HookRows(journal).hooks()}
+    assert HookRows(open_journal(path)).hooks() == list(rows.values())  # through its index
     assert set(rows) == {"redactor", "weather", "review_gate", "event_logger"}
     started = {r.hook: r.pid for r in journal.of_type(Lifecycle) if r.state == "starting"}
     finished = [e for e in journal.exchanges() if e.status != STATUS_PENDING]

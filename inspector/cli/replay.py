@@ -11,7 +11,8 @@ from rich.text import Text
 from inspector.cli.session import config_or_demo
 from inspector.drivers.replay import ReplayItem, ReplayReport, recorded_requests, replay
 from inspector.engine import Engine
-from inspector.journal.jsonl import JournalLoadError, load_journal
+from inspector.journal.jsonl import JournalLoadError
+from inspector.journal.saved import open_journal
 from inspector.safe_text import json_dumps, one_line, printable
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_BAD_INPUT = 0, 1, 2
@@ -20,7 +21,7 @@ DIFF_STYLE = {"-": "red", "+": "green", "@": "cyan"}
 
 async def replay_session(journal_path: Path, config_path: Path | None, *, as_json: bool) -> int:
     try:
-        journal = load_journal(journal_path)
+        journal = open_journal(journal_path)
     except JournalLoadError as error:
         print(f"hook-inspector: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

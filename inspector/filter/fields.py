@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 
 from inspector.filter.combine import Plan, Specialised
@@ -12,7 +11,7 @@ from inspector.filter.errors import FilterError
 from inspector.filter.known_values import KNOWN_VALUES, matches_none, unknown_value
 from inspector.filter.lexer import Token
 from inspector.filter.match import matcher
-from inspector.host_names import PICOCLAW
+from inspector.journal.columns import FIELD_COLUMNS
 from inspector.journal.records import RECORD_TYPES, Record
 from inspector.protocol.event_kinds import LEGACY_EVENT_ALIASES
 
@@ -52,105 +51,15 @@ def _source_names(pattern: str) -> Iterable[str]:
     return (pattern,) if ":" in pattern else (pattern, f"{pattern}:*")
 
 
-def _items(value: Any) -> Iterable[Any]:
-    return value if isinstance(value, (list, tuple)) else ()
-
-
-def _finding_values(name: str) -> Getter:
-    def get(record: Any) -> Iterable[Any]:
-        findings = record.findings
-        if not findings:  # the usual case, kept cheap
-            return ()
-        return [getattr(item, name, None) for item in _items(findings)]
-
-    return get
-
-
-def _nested(attribute: str, key: str, inner: str) -> Getter:
-    """record.<attribute>[key][inner], or None wherever the shape is not what PicoClaw sends."""
-    outer = attrgetter(attribute)
-
-    def get(record: Any) -> Any:
-        try:
-            return outer(record)[key][inner]
-        except (LookupError, TypeError):  # not a dict, or the key is missing
-            return None
-
-    return get
-
-
-def _exchange_tool(record: Any) -> Any:
-    """params.tool of a JSON-RPC request, tool_name of a command hook's context (Exchange.tool);
-    None wherever the record is not shaped as a host makes one."""
-    try:
-        return record.tool
-    except (AttributeError, TypeError):
-        return None
-
-
-_hook = attrgetter("hook")
-_finding_severities = _finding_values("severity")
-
-
-def _delivered_hooks(record: Any) -> Iterable[Any]:
-    return _items(record.delivered)
-
-
-def _reloaded_hooks(record: Any) -> Iterable[Any]:
-    return (*_items(record.added), *_items(record.removed), *_items(record.restarted))
-
-
-def _event_severities(record: Any) -> Iterable[Any]:
-    return (record.severity, *_finding_severities(record))
-
-
-def _host(record: Any) -> str:
-    # A record from before hosts were named follows PicoClaw's rules, as its label says.
-    return record.host or PICOCLAW
-
-
+ALTERNATIVES: dict[str, Alternatives] = {
+    "method": _method_names,
+    "source": _source_names,
+    "kind": _kind_names,
+    "severity": _severity_names,
+}
 FIELDS: dict[str, Field] = {
-    "hook": Field(
-        one={t: _hook for t in ("exchange", "stderr", "noise", "lifecycle")}
-        | {"decision": attrgetter("by")},
-        many={"event": _delivered_hooks, "reload": _reloaded_hooks},
-    ),
-    "method": Field(
-        one={"exchange": attrgetter("method"), "decision": attrgetter("stage")},
-        alternatives=_method_names,
-    ),
-    "action": Field(one={"exchange": attrgetter("action"), "decision": attrgetter("verdict")}),
-    "status": Field(one={"exchange": attrgetter("status")}),
-    "state": Field(one={"lifecycle": attrgetter("state")}),
-    "source": Field(
-        one={t: attrgetter("source") for t in ("exchange", "event", "decision")},
-        alternatives=_source_names,
-    ),
-    "tool": Field(
-        one={
-            "exchange": _exchange_tool,
-            "event": _nested("payload", "payload", "Tool"),
-            "decision": attrgetter("tool"),
-        }
-    ),
-    "turn": Field(
-        one={
-            "exchange": attrgetter("turn"),
-            "event": _nested("payload", "scope", "turn_id"),
-            "decision": attrgetter("turn"),
-        }
-    ),
-    "kind": Field(one={"event": attrgetter("kind")}, alternatives=_kind_names),
-    "severity": Field(
-        many={
-            "event": _event_severities,
-            "exchange": _finding_severities,
-            "noise": _finding_severities,
-        },
-        alternatives=_severity_names,
-    ),
-    "finding": Field(many={t: _finding_values("code") for t in ("exchange", "event", "noise")}),
-    "host": Field(one=dict.fromkeys(RECORD_TYPES, _host)),
+    name: Field(column.one, column.many, ALTERNATIVES.get(name, _as_written))
+    for name, column in FIELD_COLUMNS.items()
 }
 FIELD_NAMES = (*FIELDS, "marked", "type")
 MARKED_VALUES = ("yes", "no")
@@ -166,7 +75,8 @@ def has_finding(kind: str) -> Specialised:
 
 
 def _has_findings(record: Any) -> bool:
-    return bool(_items(record.findings))
+    findings = record.findings
+    return isinstance(findings, (list, tuple)) and bool(findings)
 
 
 def compile_field(token: Token) -> Plan:

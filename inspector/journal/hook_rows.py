@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.journal.hook_rows_saved import fold_saved
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import UNFINISHED
 from inspector.journal.records import STATUS_OK, Decision, Exchange, Lifecycle, Record, Reload
@@ -100,8 +101,12 @@ class HookRows:
             Reload: self._reload,
             Decision: self._decision,
         }
-        for record in journal.records:
-            self.fold(record, True)
+        records = journal.records
+        if records and records.columns.known == len(records):
+            fold_saved(self, records)  # a saved session: from the index, not every record
+        else:
+            for record in records:
+                self.fold(record, True)
         self._unsubscribe = journal.subscribe(self.fold)
 
     def close(self) -> None:
@@ -125,17 +130,20 @@ class HookRows:
 
     # ---- per record type ---------------------------------------------------------------------
 
+    def row_of(self, hook: str, method: str, host: str, source: str) -> HookRow:
+        """The row an exchange of this hook counts in."""
+        if source == RELAY_SOURCE + hook:
+            return self._relay(hook)
+        if not method.startswith("hook."):  # a command hook's run (Exchange.by_command)
+            return self._command(hook, method, host)
+        return self._hook(hook, host)
+
     def _exchange(self, exchange: Exchange, new: bool) -> None:
         if exchange.stage_entry:  # a call held before any hook: no hook's work
             return
-        if exchange.source == RELAY_SOURCE + exchange.hook:
-            row = self._relay(exchange.hook)
-        elif exchange.by_command:
-            row = self._command(exchange.hook, exchange.method, exchange.host)
-        else:
-            row = self._hook(exchange.hook, exchange.host)
+        row = self.row_of(exchange.hook, exchange.method, exchange.host, exchange.source)
         if new and exchange.method == HELLO:
-            row.modes = _announced_modes(exchange.params)
+            self.announced(row, exchange.params)
         before = self._counted.pop(exchange.seq, None)
         finished = exchange.status not in UNFINISHED and exchange.action != SKIPPED
         tally = (exchange.status == STATUS_OK, exchange.duration_ms)
@@ -189,7 +197,15 @@ class HookRows:
         for entry in record.chain:
             name = entry.get("hook")
             if entry.get("status") == SKIPPED and isinstance(name, str):
-                self._command(name, record.stage, record.host).skipped += 1
+                self.skip(name, record.stage, record.host)
+
+    def announced(self, row: HookRow, params: Any) -> None:
+        """The modes a PicoClaw hook's hello request announced."""
+        row.modes = _announced_modes(params)
+
+    def skip(self, name: str, stage: str, host: str, times: int = 1) -> None:
+        """A j-cli chain did not run this hook."""
+        self._command(name, stage, host).skipped += times
 
     # ---- rows ----------------------------------------------------------------------------------
 

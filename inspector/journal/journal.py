@@ -24,6 +24,14 @@ class Journal:
         self._last_seq = 0
         self._subscribers: list[Subscriber] = []
 
+    @classmethod
+    def over(cls, records: RecordStore, host: str = "picoclaw") -> Journal:
+        """A journal of records already numbered (a saved session's)."""
+        journal = cls(host)
+        journal.records = records
+        journal._last_seq = records.last_seq()
+        return journal
+
     def __len__(self) -> int:
         return len(self.records)
 

@@ -14,16 +14,16 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
+from inspector.journal.index_files import TEXT, IndexWriter, Row, remove_index
 from inspector.journal.journal import Journal
 from inspector.journal.private_file import JournalFileError, open_private_bytes
 from inspector.journal.records import (
     STATUS_HELD,
     STATUS_PENDING,
-    Exchange,
     Record,
     record_from_json,
 )
-from inspector.journal.store import RecordStore
+from inspector.journal.store import RecordStore, host_before_records_named_it
 from inspector.protocol.framing import KEEP_LIMIT
 from inspector.safe_files import open_regular, too_large
 
@@ -55,7 +55,8 @@ class JsonlWriter:
     touches that follow a call's end (the action the host took) land in the same line.
 
     Attached `as_store`, the file is also where the journal keeps what it lets go from memory
-    (see store.py): each line written is reported to the journal's records, with where it is."""
+    (see store.py): each line written is reported to the journal's records, with where it is.
+    A regular file gets an index beside it (index_files.py), so that it opens fast later."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -65,11 +66,18 @@ class JsonlWriter:
         self._flush_scheduled = False
         self._unsubscribe: list[Callable[[], None]] = []
         self._store: RecordStore | None = None
+        self._index: IndexWriter | None = None
+        if stat.S_ISREG(os.fstat(self._file.fileno()).st_mode):
+            self._index = _index_writer(self.path)
 
     def attach(self, journal: Journal, *, as_store: bool = False) -> JsonlWriter:
         if as_store and stat.S_ISREG(os.fstat(self._file.fileno()).st_mode):
             self._store = journal.records
-            self._store.attach_file(self.path)
+            text = None
+            if self._index is not None:  # the store keeps the codes the index numbers
+                text = self._index.folder / TEXT
+                self._store.columns.dictionary = self._index.dictionary
+            self._store.attach_file(self.path, text)
         for record in journal.records:
             if is_final(record):
                 self._waiting[record.seq] = record
@@ -105,19 +113,30 @@ class JsonlWriter:
         except OSError as error:
             self._give_up(error)
             return
+        placed = []
         for record, line in lines:
-            if self._store is not None:
-                self._store.written(record, self._position, len(line))
+            placed.append((record, self._position, len(line)))
             self._position += len(line)
+        rows = self._indexed(placed)
+        if self._store is not None:
+            for (record, offset, size), row in zip(placed, rows, strict=True):
+                self._store.written(record, offset, size, row)
+
+    def _indexed(self, placed: list[tuple[Record, int, int]]) -> list[Row | None]:
+        if self._index is not None:
+            try:
+                return list(self._index.index(placed, self._file.fileno()))
+            except OSError as error:  # no room: the journal goes on without its index
+                self._index.close()
+                remove_index(self.path)
+                self._index = None
+                _say(f"cannot write the index of {self.path}: {error.strerror or error}")
+        return [None] * len(placed)
 
     def _give_up(self, error: OSError) -> None:
         """A journal that can no longer be written (a full disk) is said once; the session
         goes on without it."""
-        message = str(JournalFileError(self.path, error))
-        print(
-            f"hook-inspector: {message}; the session goes on, the journal stops here",
-            file=sys.stderr,
-        )
+        _say(f"{JournalFileError(self.path, error)}; the session goes on, the journal stops here")
         with contextlib.suppress(OSError):  # the unwritten buffer fails again on close
             self._file.close()
 
@@ -127,6 +146,20 @@ class JsonlWriter:
         self.flush()
         with contextlib.suppress(OSError):  # a full disk is said once, by flush
             self._file.close()
+        if self._index is not None:
+            self._index.close()
+
+
+def _index_writer(path: Path) -> IndexWriter | None:
+    try:
+        return IndexWriter(path)
+    except OSError as error:
+        _say(f"cannot write the index of {path}: {error.strerror or error}; it opens slowly")
+        return None
+
+
+def _say(message: str) -> None:
+    print(f"hook-inspector: {message}", file=sys.stderr)
 
 
 class JournalLoadError(Exception):
@@ -134,16 +167,29 @@ class JournalLoadError(Exception):
 
 
 def load_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
-    """Read a JSONL journal. A torn last line (the writer was killed mid-write: it is not JSON)
-    after at least one record is skipped; any other bad line, or a file with no record, is an
-    error naming its line number, and the key when one field is at fault. A record written again
-    after a later change (same seq) replaces the earlier line."""
+    """Read a JSONL journal, every record into memory (see saved.py for a long one). A torn last
+    line (the writer was killed mid-write: it is not JSON) after at least one record is skipped;
+    any other bad line, or a file with no record, is an error naming its line number, and the
+    key when one field is at fault. A record written again after a later change (same seq)
+    replaces the earlier line."""
+    records = {record.seq: record for _offset, _size, record in scan_journal(path, line_limit)}
     journal = Journal()
-    records: dict[int, Record] = {}
+    for seq in sorted(records):
+        journal.adopt(records[seq])
+    return journal
+
+
+def scan_journal(
+    path: str | Path, line_limit: int = LINE_LIMIT
+) -> Iterator[tuple[int, int, Record]]:
+    """Each record of a JSONL journal in file order, with where its line is (offset, size).
+    Raises JournalLoadError as load_journal says."""
     torn: JournalLoadError | None = None  # a line that is not JSON: fine only if it is the last
+    offset, found = 0, False
     try:
         with open_regular(path) as file, _collector_paused():
             for number, data in enumerate(iter(partial(file.readline, line_limit + 1), b""), 1):
+                start, offset = offset, offset + len(data)
                 if len(data) > line_limit:
                     raise JournalLoadError(f"{path}:{number}: {too_large(len(data), line_limit)}")
                 text = data.decode("utf-8", errors="replace")
@@ -163,25 +209,13 @@ def load_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
                 except ValueError as exc:  # a field of the wrong type, or a number too long
                     raise JournalLoadError(f"{path}:{number}: {exc}") from None
                 if not record.host:
-                    record.host = _host_before_records_named_it(record)
-                records[record.seq] = record
+                    record.host = host_before_records_named_it(record)
+                found = True
+                yield start, len(data), record
     except OSError as exc:
         raise JournalLoadError(f"{path}: {exc.strerror or exc}") from None
-    if not records:  # a lone line that is not JSON is no journal, not one torn at its end
+    if not found:  # a lone line that is not JSON is no journal, not one torn at its end
         raise torn or JournalLoadError(f"{path}: empty: {ONE_PER_LINE}")
-    for seq in sorted(records):
-        journal.adopt(records[seq])
-    return journal
-
-
-def _host_before_records_named_it(record: Record) -> str:
-    """Journals written before every record carried its host still open: there the only trace
-    is a command hook's method, the host's own event name (j-cli's snake_case, Claude Code's
-    PascalCase); every other record was PicoClaw's."""
-    method = getattr(record, "method", "")
-    if not method or method.startswith("hook.") or type(record) is not Exchange:
-        return "picoclaw"
-    return "jcli" if method.islower() else "claude"
 
 
 @contextlib.contextmanager

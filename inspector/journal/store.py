@@ -7,7 +7,11 @@ Unfinished records and records never written stay in memory. What holds a record
 call in flight, a view's row) keeps that object; a later change to it is written again, and the
 next read gets the new line.
 
-Without a file (`attach_file` never called) it is a list of records, as it always was."""
+Without a file (`attach_file` never called) it is a list of records, as it always was.
+
+Beside the records, `columns` holds each written record's index columns (column_store.py), and
+`texts` reads records' searched text from the index's text file; a saved session opened through
+its index (`over_index`) starts with every record on disk only."""
 
 from __future__ import annotations
 
@@ -19,12 +23,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, overload
 
-from inspector.journal.records import RECORD_TYPES, Record, record_from_json
+from inspector.journal.column_store import Columns
+from inspector.journal.index_files import Row, SavedIndex
+from inspector.journal.records import RECORD_TYPES, Exchange, Record, record_from_json
 
 KEEP = 20_000  # records held in memory at least, the newest ones
 READ_BACK_CACHE = 1024  # records read back from the file, kept for the next ask
 READ_BLOCK = 4096  # records read back together when many are asked for in turn
-NOT_WRITTEN = -1
+NOT_WRITTEN = 0  # offsets are kept plus one
 KINDS: list[type[Record]] = list(RECORD_TYPES.values())  # and any other record type seen
 KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
 
@@ -34,23 +40,39 @@ class RecordStore(Sequence[Record]):
         self.keep = KEEP if keep is None else keep
         self._items: list[Record | None] = []  # None: on disk only
         self._seqs = array("q")
-        self._offsets = array("q")  # where the record's latest line starts in the file
-        self._sizes = array("q")
+        self._offsets = array("q")  # where the record's latest line starts in the file, plus one
+        self._sizes = array("I")
         self._kinds = bytearray()  # each record's type, as its place in KINDS
         self._in_memory = 0
         self._written: deque[int] = deque()  # positions with a line on disk, oldest first
         self._read_back: OrderedDict[int, Record] = OrderedDict()
         self._path: Path | None = None
         self._reader: IO[bytes] | None = None
+        self.columns = Columns()
+        self._text_file: Path | None = None
+        self._text_reader: IO[bytes] | None = None
 
-    def attach_file(self, path: Path) -> None:
-        """Records written to `path` (by the journal's writer) may be let go from memory."""
-        self._path = path
+    @classmethod
+    def over_index(cls, path: Path, saved: SavedIndex) -> RecordStore:
+        """A saved journal's records, all on disk, as its index says where they are."""
+        store = cls()
+        store._path, store._text_file = path, saved.text_file
+        store._items = [None] * len(saved.seqs)
+        store._seqs, store._offsets, store._sizes = saved.seqs, saved.offsets, saved.sizes
+        store._kinds = bytearray(saved.kinds)
+        store.columns = saved.columns
+        return store
+
+    def attach_file(self, path: Path, text_file: Path | None = None) -> None:
+        """Records written to `path` (by the journal's writer) may be let go from memory; their
+        searched text is in `text_file` when the writer keeps an index."""
+        self._path, self._text_file = path, text_file
 
     def close(self) -> None:
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
+        for reader in (self._reader, self._text_reader):
+            if reader is not None:
+                reader.close()
+        self._reader = self._text_reader = None
 
     # ---- the sequence ------------------------------------------------------------------------
 
@@ -80,6 +102,13 @@ class RecordStore(Sequence[Record]):
         for position in range(len(self._items) - 1, -1, -1):
             yield self._record(position)
 
+    def seqs(self) -> array[int]:
+        """Each record's seq, in journal order (not a copy: do not change it)."""
+        return self._seqs
+
+    def last_seq(self) -> int:
+        return self._seqs[-1] if self._seqs else 0
+
     def position_of(self, seq: int) -> int | None:
         position = bisect_left(self._seqs, seq)
         if position < len(self._seqs) and self._seqs[position] == seq:
@@ -92,34 +121,47 @@ class RecordStore(Sequence[Record]):
         codes = {code for code, kind in enumerate(KINDS) if issubclass(kind, kinds)}
         return [p for p, code in enumerate(self._kinds[first:], first) if code in codes]
 
+    def kind_codes(self) -> bytearray:
+        """Each record's type, as its place in KINDS (not a copy: do not change it)."""
+        return self._kinds
+
     def each(self, positions: list[int]) -> Iterator[tuple[int, Record]]:
         """The records at `positions` (in journal order), with them; those on disk only are read
         a block at a time, not one seek and read each, and not kept."""
         items = self._items
         for start in range(0, len(positions), READ_BLOCK):
             block = positions[start : start + READ_BLOCK]
-            lines = self._lines([p for p in block if items[p] is None])
+            lines = self._lines([p for p in block if items[p] is None], self._offsets, self._sizes)
             for position in block:
                 record = items[position]
                 if record is None:
                     record = self._read_back.get(position) or _record_of(lines[position])
                 yield position, record
 
-    def _lines(self, positions: list[int]) -> dict[int, bytes]:
-        """The lines of these records on disk only, read in one piece from the first to the
-        last (they are near each other: the file is in journal order, give or take rewrites)."""
+    def texts(self, positions: list[int]) -> Iterator[tuple[int, bytes]]:
+        """The searched text, lowercased, of the records at `positions` that have it in the
+        index (the others are left out), a block at a time."""
+        offsets, sizes = self.columns.text_offsets, self.columns.text_sizes
+        for start in range(0, len(positions), READ_BLOCK):
+            block = [p for p in positions[start : start + READ_BLOCK] if offsets[p]]
+            yield from self._lines(block, offsets, sizes, text=True).items()
+
+    def _lines(
+        self, positions: list[int], offsets: array[int], sizes: array[int], *, text: bool = False
+    ) -> dict[int, bytes]:
+        """The pieces of these records (lines, or texts) read in one piece from the first to
+        the last (they are near each other: the file is in journal order, give or take
+        rewrites). Offsets are plus one."""
         if not positions:
             return {}
-        first = min(self._offsets[p] for p in positions)
-        end = max(self._offsets[p] + self._sizes[p] for p in positions)
+        reader = self._open_text() if text else self._open_reader()
+        first = min(offsets[p] for p in positions) - 1
+        end = max(offsets[p] + sizes[p] for p in positions) - 1
         if end - first > READ_BLOCK * 64 * 1024:  # rewrites far apart: one at a time
-            return {p: self._line(p) for p in positions}
-        reader = self._open_reader()
-        reader.seek(first)
-        data = reader.read(end - first)
+            return {p: _piece(reader, offsets[p] - 1, sizes[p]) for p in positions}
+        data = _piece(reader, first, end - first)
         return {
-            p: data[self._offsets[p] - first : self._offsets[p] - first + self._sizes[p]]
-            for p in positions
+            p: data[offsets[p] - 1 - first : offsets[p] - 1 - first + sizes[p]] for p in positions
         }
 
     def in_memory(self) -> int:
@@ -135,15 +177,19 @@ class RecordStore(Sequence[Record]):
         self._offsets.append(NOT_WRITTEN)
         self._sizes.append(0)
         self._kinds.append(_kind_code(type(record)))
+        self.columns.append_unknown()
         self._in_memory += 1
 
-    def written(self, record: Record, offset: int, size: int) -> None:
-        """The journal's file holds `record`'s latest line, `size` bytes at `offset`."""
+    def written(self, record: Record, offset: int, size: int, row: Row | None = None) -> None:
+        """The journal's file holds `record`'s latest line, `size` bytes at `offset`; `row`:
+        its index row, when the writer keeps an index."""
         position = self.position_of(record.seq)
         if position is None or self._path is None:
             return
+        if row is not None:
+            self.columns.set(position, row.codes, row.duration, row.text)
         first_time = self._offsets[position] == NOT_WRITTEN
-        self._offsets[position], self._sizes[position] = offset, size
+        self._offsets[position], self._sizes[position] = offset + 1, size
         self._read_back.pop(position, None)  # an older reading of it is out of date
         if first_time:
             self._written.append(position)
@@ -176,15 +222,19 @@ class RecordStore(Sequence[Record]):
         return _record_of(self._line(position))
 
     def _line(self, position: int) -> bytes:
-        reader = self._open_reader()
-        reader.seek(self._offsets[position])
-        return reader.read(self._sizes[position])
+        return _piece(self._open_reader(), self._offsets[position] - 1, self._sizes[position])
 
     def _open_reader(self) -> IO[bytes]:
         assert self._path is not None  # a record is let go only once its file holds it
         if self._reader is None:
             self._reader = self._path.open("rb")
         return self._reader
+
+    def _open_text(self) -> IO[bytes]:
+        assert self._text_file is not None  # texts have offsets only when there is a text file
+        if self._text_reader is None:
+            self._text_reader = self._text_file.open("rb")
+        return self._text_reader
 
 
 def _kind_code(kind: type[Record]) -> int:
@@ -195,5 +245,23 @@ def _kind_code(kind: type[Record]) -> int:
     return code
 
 
+def _piece(reader: IO[bytes], offset: int, size: int) -> bytes:
+    reader.seek(offset)
+    return reader.read(size)
+
+
 def _record_of(line: bytes) -> Record:
-    return record_from_json(json.loads(line))
+    record = record_from_json(json.loads(line))
+    if not record.host:
+        record.host = host_before_records_named_it(record)
+    return record
+
+
+def host_before_records_named_it(record: Record) -> str:
+    """Journals written before every record carried its host still open: there the only trace
+    is a command hook's method, the host's own event name (j-cli's snake_case, Claude Code's
+    PascalCase); every other record was PicoClaw's."""
+    method = getattr(record, "method", "")
+    if not method or method.startswith("hook.") or type(record) is not Exchange:
+        return "picoclaw"
+    return "jcli" if method.islower() else "claude"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -712,14 +712,15 @@ class InspectorApp(App[int]):
     @work(group="replay", exit_on_error=False)
     async def _replay(self, path: Path) -> None:
         from inspector.drivers.replay import replay
-        from inspector.journal.jsonl import JournalLoadError, load_journal
+        from inspector.journal.jsonl import JournalLoadError
+        from inspector.journal.saved import open_journal
         from inspector.tui.screens.replay_report import ReplayReportScreen
 
         if path == THIS_SESSION:
-            records = list(self.engine.journal.records)
+            records: Sequence[Record] = list(self.engine.journal.records)
         else:
             try:
-                records = list(load_journal(path).records)
+                records = open_journal(path).records
             except JournalLoadError as error:
                 self.notify(str(error), title="Journal not loaded", severity="error")
                 return

@@ -1,0 +1,90 @@
+"""The journal's index columns in memory: for each record written to the journal's file, its
+value in every column (columns.py) as a small code, its duration, and where its searched text
+(record_text.py) is in the index's text file. A filter over a long session tests the codes and
+that text instead of reading records back; the hooks panel counts calls from them.
+
+A record not written yet (in flight, or in a session without a file) has code UNKNOWN in every
+column: a reader tests that record itself."""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from inspector.journal.columns import ABSENT, COLUMN_NAMES, Value
+
+UNKNOWN, ABSENT_CODE = 0, 1  # codes every column has; a value's code is 2 or more
+NO_DURATION = math.nan
+NO_TEXT = 0  # text offsets are plus one
+
+
+class Dictionary:
+    """Each column's distinct values, numbered in the order they were first seen."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, list[Any]] = {name: [None, ABSENT] for name in COLUMN_NAMES}
+        self._codes: dict[str, dict[Any, int]] = {name: {} for name in COLUMN_NAMES}
+
+    def codes(self, values: Sequence[Value], new: list[tuple[str, Value]]) -> tuple[int, ...]:
+        """The codes of one record's values; values seen for the first time go into `new`."""
+        return tuple(
+            self._code(name, value, new) for name, value in zip(COLUMN_NAMES, values, strict=True)
+        )
+
+    def _code(self, name: str, value: Value, new: list[tuple[str, Value]]) -> int:
+        if value is ABSENT:
+            return ABSENT_CODE
+        codes = self._codes[name]
+        key = (type(value), value)  # True, 1 and 1.0 are one dict key but three values
+        code = codes.get(key)
+        if code is None:
+            code = codes[key] = len(self.values[name])
+            self.values[name].append(value)
+            new.append((name, value))
+        return code
+
+    def add(self, name: str, value: Value) -> None:
+        """A value read back from the index's file, in the order it was numbered."""
+        self._code(name, value, [])
+
+
+class Columns:
+    """Per journal position: every column's code, the duration and the searched text's place."""
+
+    def __init__(self, dictionary: Dictionary | None = None) -> None:
+        self.dictionary = dictionary or Dictionary()
+        self.codes: dict[str, array[int]] = {name: array("I") for name in COLUMN_NAMES}
+        self.durations = array("d")
+        self.text_offsets = array("q")
+        self.text_sizes = array("I")
+        self.known = 0  # positions with codes: a filter over none of them reads records only
+
+    def __len__(self) -> int:
+        return len(self.durations)
+
+    def append_unknown(self) -> None:
+        for codes in self.codes.values():
+            codes.append(UNKNOWN)
+        self.durations.append(NO_DURATION)
+        self.text_offsets.append(NO_TEXT)
+        self.text_sizes.append(0)
+
+    def set(
+        self, position: int, codes: Iterable[int], duration: float | None, text: tuple[int, int]
+    ) -> None:
+        if self.codes[COLUMN_NAMES[0]][position] == UNKNOWN:
+            self.known += 1
+        for name, code in zip(COLUMN_NAMES, codes, strict=True):
+            self.codes[name][position] = code
+        self.durations[position] = NO_DURATION if duration is None else duration
+        self.text_offsets[position], self.text_sizes[position] = text
+
+    def value(self, name: str, position: int) -> Any:
+        """The column's value for the record at `position` (UNKNOWN's is None)."""
+        return self.dictionary.values[name][self.codes[name][position]]
+
+    def duration(self, position: int) -> float | None:
+        duration = self.durations[position]
+        return None if math.isnan(duration) else duration

@@ -1,0 +1,62 @@
+"""A saved session opened for reading: its records stay on disk, found through the journal's
+index (index_files.py), and are read back as a view asks for them, so a session of a million
+exchanges opens as fast as a small one and holds little memory.
+
+A journal without an index that matches it (one shared without its folder, written by another
+program, or edited by hand) is read once, every line checked as load_journal checks it, and
+indexed: beside it when its folder can be written to, else in a temporary folder for this run.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from pathlib import Path
+
+from inspector.journal.index_files import IndexWriter, SavedIndex, read_index
+from inspector.journal.journal import Journal
+from inspector.journal.jsonl import LINE_LIMIT, JournalLoadError, scan_journal
+from inspector.journal.records import Record
+from inspector.journal.store import RecordStore
+
+SCAN_BATCH = 4096  # lines indexed together
+
+
+def open_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
+    """The journal at `path`, its records on disk. Raises JournalLoadError for a bad file."""
+    path = Path(path)
+    saved = read_index(path)
+    if saved is None:
+        saved = index_journal(path, line_limit)
+    if not saved.seqs:
+        raise JournalLoadError(f"{path}: its index lists no record")
+    return Journal.over(RecordStore.over_index(path, saved))
+
+
+def index_journal(path: Path, line_limit: int = LINE_LIMIT) -> SavedIndex:
+    """Read every line of `path` and index it."""
+    try:
+        writer = IndexWriter(path)
+        folder = writer.folder
+    except OSError:
+        folder = Path(tempfile.mkdtemp(prefix="hook-inspector-index-")) / "index"
+        atexit.register(shutil.rmtree, folder.parent, True)
+        writer = IndexWriter(path, folder)
+    try:
+        batch: list[tuple[Record, int, int]] = []
+        for offset, size, record in scan_journal(path, line_limit):
+            batch.append((record, offset, size))
+            if len(batch) == SCAN_BATCH:
+                writer.index(batch, path)
+                batch.clear()
+        if batch:
+            writer.index(batch, path)
+    except OSError as error:
+        raise JournalLoadError(f"{path}: cannot index it: {error.strerror or error}") from None
+    finally:
+        writer.close()
+    saved = read_index(path, folder)
+    if saved is None:  # the file changed while it was read
+        raise JournalLoadError(f"{path}: it changed while it was read; open it again")
+    return saved

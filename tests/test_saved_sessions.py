@@ -1,0 +1,155 @@
+"""A saved session opened through its index (the folder the writer keeps beside the journal):
+the same records as reading every line, without reading them until asked; an index that does
+not describe the file is never used; a journal without one is indexed on its first open."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.journal.column_store import UNKNOWN
+from inspector.journal.index_files import index_folder, read_index
+from inspector.journal.journal import Journal
+from inspector.journal.jsonl import JournalLoadError, JsonlWriter, dumps, load_journal
+from inspector.journal.records import (
+    STATUS_OK,
+    STATUS_PENDING,
+    Event,
+    Exchange,
+    Finding,
+    Stderr,
+)
+from inspector.journal.saved import open_journal
+
+
+def as_json(journal: Journal) -> list[dict[str, object]]:
+    return [record.to_json() for record in journal.records]
+
+
+@pytest.fixture(scope="module")
+def demo_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A journal `hook-inspector run` wrote: every kind of record the demo makes."""
+    path = tmp_path_factory.mktemp("demo") / "demo.jsonl"
+    subprocess.run(
+        [sys.executable, "-m", "inspector", "run", "--journal", str(path)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return path
+
+
+def test_a_session_the_app_wrote_opens_through_its_index_as_every_line_reads(
+    demo_journal: Path,
+) -> None:
+    assert (index_folder(demo_journal) / "meta.json").is_file()
+    opened = open_journal(demo_journal)
+    assert opened.records.in_memory() == 0  # nothing read until asked for
+    assert as_json(opened) == as_json(load_journal(demo_journal))
+    columns = opened.records.columns
+    assert columns.known == len(opened)
+    assert {columns.value("hook", p) for p in range(len(opened))} >= {"redactor", "weather"}
+
+
+def test_the_index_and_its_text_are_as_private_as_the_journal(demo_journal: Path) -> None:
+    folder = index_folder(demo_journal)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert {stat.S_IMODE(entry.stat().st_mode) for entry in folder.iterdir()} == {0o600}
+
+
+def test_calls_never_finished_are_left_out_and_a_later_change_wins(tmp_path: Path) -> None:
+    journal = Journal()
+    writer = JsonlWriter(tmp_path / "s.jsonl").attach(journal, as_store=True)
+    first = journal.append(Exchange(hook="a", method="hook.before_tool", status=STATUS_OK))
+    journal.append(Exchange(hook="a", method="hook.before_tool", status=STATUS_PENDING))
+    journal.append(Stderr(hook="a", line="after the pending one"))
+    writer.flush()
+    journal.add_findings(first, Finding("late-answer", "warning", "written again"))
+    writer.close()  # the pending call is never written: the session was killed
+    opened = open_journal(tmp_path / "s.jsonl")
+    assert [r.seq for r in opened.records] == [1, 3]
+    assert [f.code for f in opened.records[0].findings] == ["late-answer"]
+    assert opened.records.columns.value("finding", 0) == ("late-answer",)
+    assert as_json(opened) == as_json(load_journal(tmp_path / "s.jsonl"))
+
+
+def test_a_journal_changed_after_its_index_is_read_again_and_indexed_anew(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    journal = Journal()
+    JsonlWriter(path).attach(journal).close()
+    journal.append(Stderr(hook="a", line="one"))
+    JsonlWriter(path).attach(journal).close()
+    assert read_index(path) is not None
+    with path.open("a", encoding="utf-8") as out:  # appended by hand: the index is stale
+        out.write(dumps(Stderr(seq=2, hook="a", line="two")) + "\n")
+    assert read_index(path) is None
+    assert [r.line for r in open_journal(path).records] == ["one", "two"]  # type: ignore[attr-defined]
+    assert read_index(path) is not None  # and indexed again for the next open
+
+
+def test_a_journal_without_an_index_is_indexed_beside_it_on_its_first_open(
+    demo_journal: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "shared.jsonl"
+    copy.write_bytes(demo_journal.read_bytes())  # shared without its index folder
+    assert read_index(copy) is None
+    assert as_json(open_journal(copy)) == as_json(load_journal(demo_journal))
+    assert read_index(copy) is not None
+
+
+def test_a_journal_whose_index_cannot_be_made_beside_it_is_indexed_elsewhere(
+    demo_journal: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "shared.jsonl"
+    copy.write_bytes(demo_journal.read_bytes())
+    index_folder(copy).write_text("a file of the user's where the folder would go")
+    assert as_json(open_journal(copy)) == as_json(load_journal(demo_journal))
+    assert index_folder(copy).read_text().startswith("a file of the user's")
+
+
+def test_a_bad_line_in_a_journal_without_an_index_is_named_as_reading_every_line_names_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    good = dumps(Stderr(seq=1, hook="a", line="fine"))
+    path.write_text(f'{good}\n{{"type": "stderr", "seq": "two"}}\n{good}\n', encoding="utf-8")
+    with pytest.raises(JournalLoadError) as opened:
+        open_journal(path)
+    with pytest.raises(JournalLoadError) as loaded:
+        load_journal(path)
+    assert str(opened.value) == str(loaded.value) and ":2:" in str(opened.value)
+
+
+def test_a_folder_of_the_users_own_with_the_index_name_is_never_removed(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    mine = index_folder(path)
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    journal = Journal()
+    journal.append(Stderr(hook="a", line="x"))
+    JsonlWriter(path).attach(journal).close()  # no index: the name is taken
+    assert (mine / "notes.txt").read_text() == "mine"
+    assert [r.to_json() for r in open_journal(path).records] == as_json(journal)
+
+
+def test_records_not_written_yet_have_unknown_columns_and_written_ones_their_values(
+    tmp_path: Path,
+) -> None:
+    journal = Journal()
+    writer = JsonlWriter(tmp_path / "s.jsonl").attach(journal, as_store=True)
+    journal.append(Event(kind="turn_start", payload={"scope": {"turn_id": "t-1"}}))
+    pending = journal.append(Exchange(hook="a", method="hook.before_tool", status=STATUS_PENDING))
+    writer.flush()
+    columns = journal.records.columns
+    assert columns.value("turn", 0) == "t-1" and columns.value("kind", 0) == "turn_start"
+    assert columns.codes["hook"][1] == UNKNOWN
+    journal.amend(pending, status=STATUS_OK, duration_ms=2.5)
+    writer.close()
+    assert (columns.value("status", 1), columns.duration(1)) == ("ok", 2.5)
+    text = dict(journal.records.texts([0, 1]))
+    assert json.loads(text[0]) == {"scope": {"turn_id": "t-1"}}  # lowercased payload
