@@ -12,8 +12,8 @@ every record are set to None and the collection repeated: what that frees is the
 and what stays is the journal's own cost: the record objects, their other fields (timestamps,
 status, hook, findings, ...) and the journal's list. Target: < 2 KB per exchange beyond the
 payload. Two figures: a live session (records built in memory, sharing the hook's name and other
-constants between records) and a saved session opened again (`load_journal`: every string is
-its own copy, as `hook-inspector open` has it).
+constants between records) and a saved session read whole again (`load_journal`: every string
+is its own copy; `hook-inspector open` reads the index beside the file instead, see scale.py).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """A 100,000-exchange session in the UI, headless: opening it, scrolling it, filtering it.
 
 Baselines measured in the same run: json.loads of every line of the file and nothing else (the
-least any viewer must do before showing it), and the filter as a plain list comprehension with a
-hand-written test.
+least a viewer without an index must do before showing it; the session opens through the index
+its writer kept), and the filter as a plain list comprehension with a hand-written test over the
+records in memory.
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ from pathlib import Path
 
 from bench import Row, row
 from bench.filter_speed import exchanges
-from inspector.config.model import Config
-from inspector.engine import Engine
 from inspector.filter import compile_filter
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter, load_journal
-from inspector.tui.app import InspectorApp, Session
+from inspector.tui.app import InspectorApp
+from inspector.tui.launch import read_only_session
 from inspector.tui.widgets.exchange_list import ExchangeList
 
 EXPRESSION = "hook:redactor & !status:ok"
@@ -42,10 +42,9 @@ def save(count: int, folder: Path) -> Path:
 async def in_the_ui(path: Path, settings: Path) -> dict[str, float]:
     """Times, in ms, for the UI: open (load + first full index), scroll, and filter."""
     started = time.perf_counter()
-    journal = load_journal(path)
-    app = InspectorApp(
-        Session(Engine(Config(hooks=()), journal=journal), read_only=True), settings_path=settings
-    )
+    session = read_only_session(path)  # as `hook-inspector open` opens it: through its index
+    journal = session.engine.journal
+    app = InspectorApp(session, settings_path=settings)
     figures: dict[str, float] = {}
     async with app.run_test(size=SIZE) as pilot:
         rows = app.query_one(ExchangeList)

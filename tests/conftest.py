@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from saved_sessions import Session, as_session
 
 from inspector.config.model import Config, Defaults, HookSpec
 
@@ -84,3 +85,9 @@ async def wait_for_count(count: Callable[[], int], target: int, stall: float = 1
 
 def recorded_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def session(request: pytest.FixtureRequest, tmp_path: Path) -> Session:
+    """The journal a view test looks at, live or saved and opened: see LIVE_AND_OPENED."""
+    return as_session(getattr(request, "param", "live"), tmp_path)

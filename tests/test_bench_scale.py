@@ -9,6 +9,7 @@ import pytest
 
 from bench import scale
 from inspector.journal import store
+from inspector.journal.index_files import read_index
 from inspector.journal.jsonl import load_journal
 from inspector.journal.records import Exchange
 
@@ -43,3 +44,11 @@ def test_the_live_ui_child_keeps_only_the_newest_records_in_memory(
 
 def test_a_flood_of_refusals_holds_a_few_records_not_one_each() -> None:
     assert scale.refusals_kb(2_000) < 50  # a record each would hold about 480 KB
+
+
+def test_the_index_child_indexes_a_session_written_without_one(tmp_path: Path) -> None:
+    path = scale.write_session(tmp_path / "s.jsonl", 2 * scale.TEMPLATES)
+    assert read_index(path) is None
+    assert scale.index_child(path)["index_s"] > 0
+    saved = read_index(path)
+    assert saved is not None and len(saved.seqs) == 2 * scale.TEMPLATES

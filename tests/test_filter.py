@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import string
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from saved_sessions import reopened
 
 from inspector.bridge.listener import REFUSED
 from inspector.bridge.session import CONNECTED, DISCONNECTED
 from inspector.filter import FilterError, compile_filter
 from inspector.filter.known_values import KNOWN_VALUES
+from inspector.filter.select import select
+from inspector.journal.journal import Journal
 from inspector.journal.records import (
+    RECORD_TYPES,
     Decision,
     Event,
     Exchange,
@@ -432,3 +437,17 @@ def test_compiled_predicates_never_raise_and_operators_mean_what_they_say(
         assert negated(record) is not result
         assert conjunction(record) == (result and record.type == "exchange")
         assert disjunction(record) == (result or record.type == "stderr")
+
+
+@pytest.mark.parametrize(("expression", "expected"), TERMS + GLOBS + TEXT + OPERATORS + PRECEDENCE)
+def test_filter_selects_over_a_session_opened_from_disk(
+    expression: str, expected: set[str], tmp_path: Path
+) -> None:
+    journal = Journal()
+    records = make_records()
+    for record in records.values():
+        journal.append(record)
+    opened = reopened(journal, tmp_path)
+    positions = select(opened.records, tuple(RECORD_TYPES.values()), compile_filter(expression))
+    names = list(records)
+    assert {names[p] for p in positions} == expected

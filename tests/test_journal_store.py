@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector.filter.select import select
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter, load_journal
 from inspector.journal.records import STATUS_OK, STATUS_PENDING, Exchange, Finding, Stderr
@@ -109,8 +110,8 @@ def test_positions_of_a_type_are_found_without_reading_records_back(tmp_path: Pa
     writer.flush()
     writer.close()
     (tmp_path / "s.jsonl").write_text("")  # nothing can be read back now
-    assert journal.records.positions_of((Exchange,)) == [1, 3, 5]
-    assert journal.records.positions_of((Stderr, Exchange), first=4) == [4, 5]
+    assert select(journal.records, (Exchange,)) == [1, 3, 5]
+    assert select(journal.records, (Stderr, Exchange), first=4) == [4, 5]
 
 
 def test_many_records_read_back_in_turn_are_the_same_as_one_at_a_time(tmp_path: Path) -> None:
@@ -121,7 +122,7 @@ def test_many_records_read_back_in_turn_are_the_same_as_one_at_a_time(tmp_path: 
     writer.flush()
     journal.add_findings(first, Finding("late-answer", "warning", "its line is now the last"))
     writer.flush()
-    positions = journal.records.positions_of((Exchange, Stderr))
+    positions = select(journal.records, (Exchange, Stderr))
     together = [record.to_json() for _position, record in journal.records.each(positions)]
     assert together == [journal.records[p].to_json() for p in positions]
     assert [f.code for f in journal.records[0].findings] == ["late-answer"]

@@ -12,11 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from inspector.journal.column_store import UNKNOWN
+from inspector.filter import compile_filter
+from inspector.filter.select import select
+from inspector.journal.column_store import UNKNOWN, Dictionary
+from inspector.journal.columns import COLUMN_NAMES, Value
 from inspector.journal.index_files import index_folder, read_index
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JournalLoadError, JsonlWriter, dumps, load_journal
 from inspector.journal.records import (
+    RECORD_TYPES,
     STATUS_OK,
     STATUS_PENDING,
     Event,
@@ -25,6 +29,8 @@ from inspector.journal.records import (
     Stderr,
 )
 from inspector.journal.saved import open_journal
+
+EVERY_TYPE = tuple(RECORD_TYPES.values())
 
 
 def as_json(journal: Journal) -> list[dict[str, object]]:
@@ -142,14 +148,50 @@ def test_records_not_written_yet_have_unknown_columns_and_written_ones_their_val
 ) -> None:
     journal = Journal()
     writer = JsonlWriter(tmp_path / "s.jsonl").attach(journal, as_store=True)
-    journal.append(Event(kind="turn_start", payload={"scope": {"turn_id": "t-1"}}))
+    journal.append(Event(kind="turn_start", payload={"scope": {"turn_id": "Turn-1"}}))
     pending = journal.append(Exchange(hook="a", method="hook.before_tool", status=STATUS_PENDING))
     writer.flush()
     columns = journal.records.columns
-    assert columns.value("turn", 0) == "t-1" and columns.value("kind", 0) == "turn_start"
+    assert columns.value("turn", 0) == "Turn-1" and columns.value("kind", 0) == "turn_start"
     assert columns.codes["hook"][1] == UNKNOWN
     journal.amend(pending, status=STATUS_OK, duration_ms=2.5)
     writer.close()
     assert (columns.value("status", 1), columns.duration(1)) == ("ok", 2.5)
-    text = dict(journal.records.texts([0, 1]))
-    assert json.loads(text[0]) == {"scope": {"turn_id": "t-1"}}  # lowercased payload
+    (block,) = journal.records.text_blocks([0, 1])
+    starts, ends = block.bounds()
+    assert block.positions == [0, 1]
+    assert json.loads(block.data[starts[0] : ends[0]]) == {"scope": {"turn_id": "turn-1"}}
+
+
+def test_columns_gone_after_open_leave_filters_testing_records_one_by_one(
+    demo_journal: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "s.jsonl"
+    copy.write_bytes(demo_journal.read_bytes())
+    opened = open_journal(copy)  # indexed; its columns are read when first asked for
+    (index_folder(copy) / "columns").unlink()
+    assert opened.records.columns.known == 0
+    test = compile_filter("hook:redactor | weather")
+    expected = [p for p, record in enumerate(opened.records) if test(record)]
+    assert expected and select(opened.records, EVERY_TYPE, test) == expected
+
+
+def test_an_index_of_another_version_is_replaced_by_the_writer(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    old = index_folder(path)
+    old.mkdir()
+    (old / "meta.json").write_text('{"version": 1}')
+    (old / "col-hook").write_bytes(b"\0" * 8)
+    journal = Journal()
+    journal.append(Stderr(hook="a", line="x"))
+    JsonlWriter(path).attach(journal).close()
+    assert not (old / "col-hook").exists() and read_index(path) is not None
+
+
+def test_values_that_python_takes_for_equal_keep_codes_of_their_own() -> None:
+    dictionary = Dictionary()
+    values: list[Value] = ["1", 1, True, 1.0, None, ("1",), "True"]
+    codes = [dictionary.codes([value] * len(COLUMN_NAMES), [])[0] for value in values]
+    assert len(set(codes)) == len(values)
+    numbered = [dictionary.values[COLUMN_NAMES[0]][code] for code in codes]
+    assert [(type(v), v) for v in numbered] == [(type(v), v) for v in values]

@@ -4,6 +4,7 @@ reason of an answer, above meta and context; long strings wrap instead of runnin
 from __future__ import annotations
 
 from rich.text import Text
+from saved_sessions import LIVE_AND_OPENED, Session, again
 from test_tui_widgets import harness, until
 from textual.widgets import Input, Static, TextArea
 
@@ -32,9 +33,14 @@ def lines_with(text: str, *words: str) -> list[int]:
     return [next(i for i, line in enumerate(lines) if f'"{word}"' in line) for word in words]
 
 
-async def test_the_call_and_the_verdict_come_before_meta_and_long_strings_wrap() -> None:
+@LIVE_AND_OPENED
+async def test_the_call_and_the_verdict_come_before_meta_and_long_strings_wrap(
+    session: Session,
+) -> None:
     journal = Journal()
     record = journal.append(tool_call())
+    journal = session(journal)
+    record = again(journal, record)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(100, 40)) as pilot:
         pane.show(record)
@@ -54,9 +60,12 @@ async def test_the_call_and_the_verdict_come_before_meta_and_long_strings_wrap()
         assert action < reason
 
 
-async def test_find_in_the_request_tab_selects_each_match_in_turn() -> None:
+@LIVE_AND_OPENED
+async def test_find_in_the_request_tab_selects_each_match_in_turn(session: Session) -> None:
     journal = Journal()
     record = journal.append(tool_call())
+    journal = session(journal)
+    record = again(journal, record)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(100, 40)) as pilot:
         pane.show(record)
@@ -74,9 +83,14 @@ async def test_find_in_the_request_tab_selects_each_match_in_turn() -> None:
         assert not pane.find("no such text")
 
 
-async def test_space_folds_the_object_under_the_cursor_and_minus_outlines_the_whole() -> None:
+@LIVE_AND_OPENED
+async def test_space_folds_the_object_under_the_cursor_and_minus_outlines_the_whole(
+    session: Session,
+) -> None:
     journal = Journal()
     record = journal.append(tool_call())
+    journal = session(journal)
+    record = again(journal, record)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(100, 40)) as pilot:
         pane.show(record)
@@ -102,7 +116,8 @@ async def test_space_folds_the_object_under_the_cursor_and_minus_outlines_the_wh
         await until(pilot, lambda: area.text == unfolded)
 
 
-async def test_find_in_the_findings_tab_marks_each_match_in_turn() -> None:
+@LIVE_AND_OPENED
+async def test_find_in_the_findings_tab_marks_each_match_in_turn(session: Session) -> None:
     journal = Journal()
     call = tool_call()
     call.findings = [
@@ -110,6 +125,8 @@ async def test_find_in_the_findings_tab_marks_each_match_in_turn() -> None:
         Finding("stdin-unread", "info", "the hook was slow to read"),
     ]
     record = journal.append(call)
+    journal = session(journal)
+    record = again(journal, record)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(100, 40)) as pilot:
         pane.show(record)

@@ -7,11 +7,13 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from tui_support import make_app, running, until
 
 from inspector.journal.records import STATUS_PENDING, Event, Lifecycle
 from inspector.tui.app import InspectorApp
 from inspector.tui.launch import build_session, read_only_session
+from inspector.tui.widgets import hooks_panel
 from inspector.tui.widgets.hooks_panel import COLUMNS, HooksPanel
 
 DEMO_HOOKS = {"redactor", "weather", "review_gate", "event_logger"}
@@ -33,7 +35,12 @@ def scenario_over(app: InspectorApp) -> bool:
     return ended and all(e.status != STATUS_PENDING for e in journal.exchanges())
 
 
-async def test_a_saved_demo_session_opens_with_the_hooks_panel_it_had_live(tmp_path: Path) -> None:
+@pytest.mark.parametrize("long_session", [False, True], ids=["in-place", "folded-in-a-thread"])
+async def test_a_saved_demo_session_opens_with_the_hooks_panel_it_had_live(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, long_session: bool
+) -> None:
+    if long_session:  # as a session past FOLD_BESIDE records is: the panel fills after the lists
+        monkeypatch.setattr(hooks_panel, "FOLD_BESIDE", 0)
     journal_path, saved = tmp_path / "live.jsonl", tmp_path / "saved.jsonl"
     session = build_session(None, journal_path)
     session.watch = False

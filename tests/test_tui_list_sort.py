@@ -3,6 +3,7 @@ sorts by that column; rows arriving or changing later take their sorted place.""
 
 from __future__ import annotations
 
+from saved_sessions import LIVE_AND_OPENED, Session, seqs
 from test_tui_widgets import exchange, harness, until
 
 from inspector.journal.journal import Journal
@@ -43,9 +44,13 @@ async def test_rows_sort_by_a_column_and_new_or_changed_rows_take_their_place() 
         assert hooks(widget) == ["pending", "delta", "alpha", "beta", "gamma"]
 
 
-async def test_s_cycles_the_sort_columns_back_to_journal_order_and_a_title_click_sorts() -> None:
+@LIVE_AND_OPENED
+async def test_s_cycles_the_sort_columns_back_to_journal_order_and_a_title_click_sorts(
+    session: Session,
+) -> None:
     journal = Journal()
     records = [journal.append(exchange(hook=h)) for h in ("b", "c", "a")]
+    journal = session(journal)
     widget = ExchangeList(journal)
     async with harness(widget).run_test(size=(120, 20)) as pilot:
         await until(pilot, lambda: len(widget.rows) == 3)
@@ -59,7 +64,7 @@ async def test_s_cycles_the_sort_columns_back_to_journal_order_and_a_title_click
             seen.append(sort[0])
         assert seen == titles
         await pilot.press("S")
-        assert widget.sort is None and list(widget.rows) == records  # journal order again
+        assert widget.sort is None and seqs(widget.rows) == seqs(records)  # journal order again
 
         header = widget.render_line(0).text
         await pilot.click(ExchangeList, offset=(header.index("hook") + 1, 0))

@@ -7,21 +7,59 @@ from pathlib import Path
 import pytest
 from conftest import config_of, scripted
 from textual.widgets import Input
-from tui_support import exchange_list, listed, live_app, running, until
+from tui_support import exchange_list, listed, live_app, make_app, running, until
 
+from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Exchange
+from inspector.tui.app import InspectorApp
+from inspector.tui.launch import read_only_session
 
 CALL = {"tool": "exec", "arguments": {"command": "ls"}}
+LIVE_AND_OPENED = pytest.mark.parametrize("kind", ["live", "opened"])
 
 
+async def hellos_and_a_call(kind: str, folder: Path) -> InspectorApp:
+    """alpha's hello and a call to it, made by the test when live, or by a live run saved and
+    opened from disk through the index, as `hook-inspector open` opens it."""
+    config = config_of(scripted("alpha"))
+    if kind == "live":
+        return live_app(config, folder)
+    recorder = live_app(config, folder)
+    async with running(recorder) as pilot:
+        await until(pilot, lambda: listed(recorder), what="the hello")
+        await recorder.engine.send_to_hook("alpha", "hook.before_tool", CALL)
+        await until(pilot, lambda: len(listed(recorder)) == 2, what="the call")
+    return saved_and_opened(recorder, folder)
+
+
+async def two_hellos(kind: str, folder: Path) -> InspectorApp:
+    """An app over alpha's and beta's hellos: live, or saved by a live run and opened from disk
+    through the index."""
+    config = config_of(scripted("alpha"), scripted("beta"))
+    if kind == "live":
+        return live_app(config, folder)
+    recorder = live_app(config, folder)
+    async with running(recorder) as pilot:
+        await until(pilot, lambda: len(listed(recorder)) == 2, what="two hellos")
+    return saved_and_opened(recorder, folder)
+
+
+def saved_and_opened(recorder: InspectorApp, folder: Path) -> InspectorApp:
+    path = folder / "saved.jsonl"
+    JsonlWriter(path).attach(recorder.engine.journal).close()
+    return make_app(read_only_session(path), folder)
+
+
+@LIVE_AND_OPENED
 async def test_mark_clear_and_copy_raw_lines(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("TMUX", raising=False)
-    app = live_app(config_of(scripted("alpha")), tmp_path)
+    app = await hellos_and_a_call(kind, tmp_path)
     async with running(app) as pilot:
         await until(pilot, lambda: listed(app), what="the hello")
-        await app.engine.send_to_hook("alpha", "hook.before_tool", CALL)
+        if kind == "live":
+            await app.engine.send_to_hook("alpha", "hook.before_tool", CALL)
         rows = exchange_list(app)
         await until(pilot, lambda: rows.cursor_row == 1, what="the call highlighted")
         call = rows.highlighted_record
@@ -40,12 +78,23 @@ async def test_mark_clear_and_copy_raw_lines(
         await pilot.press("z")
         await until(pilot, lambda: not rows.rows, what="an empty list")
         assert call in app.engine.journal.records  # the journal keeps what the view cleared
+
+
+async def test_a_cleared_list_shows_the_calls_made_after(tmp_path: Path) -> None:
+    app = live_app(config_of(scripted("alpha")), tmp_path)
+    async with running(app) as pilot:
+        await until(pilot, lambda: listed(app), what="the hello")
+        await pilot.press("z")
+        await until(pilot, lambda: not exchange_list(app).rows, what="an empty list")
         await app.engine.send_to_hook("alpha", "hook.before_tool", CALL)
-        await until(pilot, lambda: len(rows.rows) == 1, what="only the new call")
+        await until(pilot, lambda: len(exchange_list(app).rows) == 1, what="only the new call")
 
 
-async def test_marked_yes_filters_the_marked_rows_and_follows_new_marks(tmp_path: Path) -> None:
-    app = live_app(config_of(scripted("alpha"), scripted("beta")), tmp_path)
+@LIVE_AND_OPENED
+async def test_marked_yes_filters_the_marked_rows_and_follows_new_marks(
+    kind: str, tmp_path: Path
+) -> None:
+    app = await two_hellos(kind, tmp_path)
     async with running(app) as pilot:
         await until(pilot, lambda: len(listed(app)) == 2, what="two hellos")
         rows = exchange_list(app)
@@ -60,8 +109,9 @@ async def test_marked_yes_filters_the_marked_rows_and_follows_new_marks(tmp_path
         await until(pilot, lambda: len(rows.rows) == 2, what="both rows, none marked")
 
 
-async def test_highlight_mode_marks_matches_and_hides_nothing(tmp_path: Path) -> None:
-    app = live_app(config_of(scripted("alpha"), scripted("beta")), tmp_path)
+@LIVE_AND_OPENED
+async def test_highlight_mode_marks_matches_and_hides_nothing(kind: str, tmp_path: Path) -> None:
+    app = await two_hellos(kind, tmp_path)
     async with running(app) as pilot:
         await until(pilot, lambda: len(listed(app)) == 2, what="two hellos")
         rows = exchange_list(app)

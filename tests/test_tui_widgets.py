@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Text
+from saved_sessions import LIVE_AND_OPENED, Session, again, seqs
 from textual.app import App, ComposeResult
 from textual.message import Message
 from textual.pilot import Pilot
@@ -144,28 +145,30 @@ async def test_an_update_is_filtered_again() -> None:
         assert widget.highlighted_record is call
 
 
-async def test_filter_keeps_the_selected_record() -> None:
+@LIVE_AND_OPENED
+async def test_filter_keeps_the_selected_record(session: Session) -> None:
     journal = Journal()
     fill(journal, 10)
+    journal = session(journal)
     widget = ExchangeList(journal)
     app = harness(widget)
     async with app.run_test() as pilot:
         await pilot.press("home", "down", "down", "down")
         chosen = widget.highlighted_record
-        assert chosen is journal.records[3] and chosen.hook == "b"
+        assert chosen is not None and chosen.seq == 4 and chosen.hook == "b"
 
         widget.set_filter(lambda record: record.hook == "b")
         assert len(widget.rows) == 5
-        assert widget.highlighted_record is chosen
+        assert seqs([widget.highlighted_record]) == [4]
 
         widget.set_filter(lambda record: record.hook == "a")
-        assert widget.highlighted_record is journal.records[4]  # the next one that matches
+        assert seqs([widget.highlighted_record]) == [5]  # the next one that matches
 
         widget.set_filter(None)
         assert len(widget.rows) == 10
-        assert widget.highlighted_record is journal.records[4]
+        assert seqs([widget.highlighted_record]) == [5]
         await pilot.pause()
-        assert highlighted(app)[-2:] == [chosen, journal.records[4]]
+        assert seqs(highlighted(app)[-2:]) == [4, 5]
 
 
 async def test_follow_shows_new_rows_without_stealing_the_cursor() -> None:
@@ -227,9 +230,11 @@ async def test_follow_leaves_a_view_scrolled_away_alone() -> None:
         assert widget.scroll_offset.y == 0
 
 
-async def test_keys_click_and_enter() -> None:
+@LIVE_AND_OPENED
+async def test_keys_click_and_enter(session: Session) -> None:
     journal = Journal()
     fill(journal, 50)
+    journal = session(journal)
     widget = ExchangeList(journal, follow=False)
     app = harness(widget)
     async with app.run_test(size=(100, 12)) as pilot:
@@ -237,17 +242,18 @@ async def test_keys_click_and_enter() -> None:
         await pilot.press("pagedown")
         assert widget.cursor_row == 11  # a page is the height less the header line
         await pilot.press("end")
-        assert widget.highlighted_record is journal.records[-1]
+        assert seqs([widget.highlighted_record]) == [50]
         await pilot.press("home", "down")
         await pilot.click(widget, offset=(3, 3))  # line 3 is the third row
         assert widget.cursor_row == 2
         await pilot.press("enter")
         await pilot.pause()
         selected = [m.record for m in app.messages if isinstance(m, ExchangeList.Selected)]
-        assert selected == [journal.records[2]]
+        assert seqs(selected) == [3]
 
 
-async def test_narrow_list_hides_minor_columns_before_status_and_findings() -> None:
+@LIVE_AND_OPENED
+async def test_narrow_list_hides_minor_columns_before_status_and_findings(session: Session) -> None:
     journal = Journal()
     call = journal.append(
         exchange(
@@ -257,6 +263,8 @@ async def test_narrow_list_hides_minor_columns_before_status_and_findings() -> N
             findings=[Finding("slow-answer", "warning", "slow")],
         )
     )
+    journal = session(journal)
+    call = again(journal, call)
     widget = ExchangeList(journal)
     async with harness(widget).run_test(size=(54, 10)):
         row = line_of(widget, call)
@@ -283,7 +291,8 @@ async def test_a_live_agents_held_row_counts_down_to_its_deadline() -> None:
         assert match and 0 < float(match.group(1)) <= 3.0
 
 
-async def test_noise_row_is_dim_and_names_its_finding() -> None:
+@LIVE_AND_OPENED
+async def test_noise_row_is_dim_and_names_its_finding(session: Session) -> None:
     journal = Journal()
     noise = journal.append(
         Noise(
@@ -293,6 +302,8 @@ async def test_noise_row_is_dim_and_names_its_finding() -> None:
             findings=[Finding("non-json-stdout", "warning", "not JSON")],
         )
     )
+    journal = session(journal)
+    noise = again(journal, noise)
     widget = ExchangeList(journal)
     async with harness(widget).run_test(size=(120, 10)):
         row = line_of(widget, noise)
@@ -300,9 +311,12 @@ async def test_noise_row_is_dim_and_names_its_finding() -> None:
         assert segment_style(widget, 1, "hello there").dim
 
 
-async def test_hook_text_is_shown_literally_never_as_markup_or_escapes() -> None:
+@LIVE_AND_OPENED
+async def test_hook_text_is_shown_literally_never_as_markup_or_escapes(session: Session) -> None:
     journal = Journal()
     noise = journal.append(Noise(hook="evil", line=ESC_LINE, size=len(ESC_LINE)))
+    journal = session(journal)
+    noise = again(journal, noise)
     widget = ExchangeList(journal)
     async with harness(widget).run_test(size=(140, 10)):
         row = line_of(widget, noise)
@@ -312,18 +326,20 @@ async def test_hook_text_is_shown_literally_never_as_markup_or_escapes() -> None
         assert segment_style(widget, 1, MARKUP) == segment_style(widget, 1, "evil")
 
 
-async def test_index_of_100k_records_builds_and_filters() -> None:
+@LIVE_AND_OPENED
+async def test_index_of_100k_records_builds_and_filters(session: Session) -> None:
     journal = Journal()
     fill(journal, 100_000)
     journal.append(Noise(hook="b", line="stray"))
     journal.append(Event(kind="agent.turn.end"))  # not an exchange-list record
+    journal = session(journal)
     widget = ExchangeList(journal)
     async with harness(widget).run_test(size=(120, 30)) as pilot:
         assert len(widget.rows) == 100_001
         last = widget.highlighted_record
         widget.set_filter(lambda record: record.hook == "b")
         assert len(widget.rows) == 50_001
-        assert widget.highlighted_record is last
+        assert seqs([widget.highlighted_record]) == seqs([last])
         await pilot.press("home", "pagedown", "pagedown")
         assert widget.cursor_row == 2 * (widget.size.height - 1)
         assert widget.render_line(1).text.split()[3] == "b"  # after the number, time, source
@@ -332,7 +348,8 @@ async def test_index_of_100k_records_builds_and_filters() -> None:
 # ---- event stream -----------------------------------------------------------------------------
 
 
-async def test_event_stream_colours_kinds_by_severity() -> None:
+@LIVE_AND_OPENED
+async def test_event_stream_colours_kinds_by_severity(session: Session) -> None:
     journal = Journal()
     for severity in ("info", "warn", "error"):
         journal.append(
@@ -343,6 +360,7 @@ async def test_event_stream_colours_kinds_by_severity() -> None:
                 delivered=["logger", "audit"] if severity != "error" else [],
             )
         )
+    journal = session(journal)
     widget = EventStream(journal)
     app = harness(widget)
     async with app.run_test(size=(120, 10)) as pilot:
@@ -359,7 +377,7 @@ async def test_event_stream_colours_kinds_by_severity() -> None:
         assert [event.kind for event in widget.rows] == ["agent.error.kind"]
         await pilot.pause()
         assert all(isinstance(m, EventStream.Highlighted) for m in app.messages)
-        assert highlighted(app)[-1] is journal.records[-1]
+        assert seqs(highlighted(app)[-1:]) == [3]
 
 
 # ---- detail pane ------------------------------------------------------------------------------
@@ -395,13 +413,16 @@ def stage_call(method: str, result: dict[str, Any], **fields: Any) -> Exchange:
     )
 
 
-async def test_detail_of_a_modify_exchange_diffs_the_changed_argument() -> None:
+@LIVE_AND_OPENED
+async def test_detail_of_a_modify_exchange_diffs_the_changed_argument(session: Session) -> None:
     journal = Journal()
     params = templates.template("hook.before_tool")
     changed = {**params, "arguments": {**params["arguments"], "command": "ls -la"}}
     call = journal.append(
         stage_call("hook.before_tool", {"action": "modify", "call": changed}, action="modify")
     )
+    journal = session(journal)
+    call = again(journal, call)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(120, 40)) as pilot:
         pane.show(call)
@@ -415,11 +436,14 @@ async def test_detail_of_a_modify_exchange_diffs_the_changed_argument() -> None:
         assert "meta" not in diff.split("@@")[-1]  # only the changed part and its context
 
 
-async def test_diff_says_when_nothing_changed_or_nothing_came_back() -> None:
+@LIVE_AND_OPENED
+async def test_diff_says_when_nothing_changed_or_nothing_came_back(session: Session) -> None:
     journal = Journal()
     params = templates.template("hook.after_tool")
     same = journal.append(stage_call("hook.after_tool", {"action": "modify", "result": params}))
     bare = journal.append(stage_call("hook.after_tool", {"action": "continue"}))
+    journal = session(journal)
+    same, bare = again(journal, same), again(journal, bare)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(120, 30)) as pilot:
         pane.show(same)
@@ -428,13 +452,16 @@ async def test_diff_says_when_nothing_changed_or_nothing_came_back() -> None:
         await until(pilot, lambda: "carried no replacement object" in tab_text(pane, "diff"))
 
 
-async def test_detail_of_an_approval_shows_the_verdict() -> None:
+@LIVE_AND_OPENED
+async def test_detail_of_an_approval_shows_the_verdict(session: Session) -> None:
     journal = Journal()
     call = journal.append(
         stage_call(
             "hook.approve_tool", {"approved": False, "reason": "rm is dangerous"}, action="denied"
         )
     )
+    journal = session(journal)
+    call = again(journal, call)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(120, 30)) as pilot:
         pane.show(call)
@@ -444,7 +471,8 @@ async def test_detail_of_an_approval_shows_the_verdict() -> None:
         assert "reason: rm is dangerous" in diff
 
 
-async def test_detail_of_a_noise_record() -> None:
+@LIVE_AND_OPENED
+async def test_detail_of_a_noise_record(session: Session) -> None:
     journal = Journal()
     noise = journal.append(
         Noise(
@@ -456,6 +484,8 @@ async def test_detail_of_a_noise_record() -> None:
             ],
         )
     )
+    journal = session(journal)
+    noise = again(journal, noise)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(120, 30)) as pilot:
         pane.show(noise)
@@ -467,10 +497,13 @@ async def test_detail_of_a_noise_record() -> None:
         await until(pilot, lambda: label(pane, "findings") == "Findings (1)")
 
 
-async def test_detail_of_an_event() -> None:
+@LIVE_AND_OPENED
+async def test_detail_of_an_event(session: Session) -> None:
     journal = Journal()
     payload = templates.template("hook.runtime_event")
     event = journal.append(Event(kind=payload["kind"], payload=payload))
+    journal = session(journal)
+    event = again(journal, event)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(120, 30)) as pilot:
         pane.show(event)
@@ -479,7 +512,8 @@ async def test_detail_of_an_event() -> None:
             assert "not applicable" in await open_tab(pilot, pane, tab, "not applicable")
 
 
-async def test_stderr_tab_shows_the_hooks_lines_around_the_call() -> None:
+@LIVE_AND_OPENED
+async def test_stderr_tab_shows_the_hooks_lines_around_the_call(session: Session) -> None:
     journal = Journal()
     start = time.time() - 10
     journal.append(Stderr(ts=start - 2, hook="gate", line="long before"))
@@ -488,6 +522,8 @@ async def test_stderr_tab_shows_the_hooks_lines_around_the_call() -> None:
     journal.append(Stderr(ts=start + 0.05, hook="gate", line="while answering"))
     journal.append(Stderr(ts=start + 0.05, hook="other", line="another hook"))
     journal.append(Stderr(ts=start + 2, hook="gate", line="long after"))
+    journal = session(journal)
+    call = again(journal, call)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(120, 30)) as pilot:
         pane.show(call)
@@ -512,10 +548,13 @@ async def test_detail_follows_the_shown_exchange_when_it_finishes() -> None:
         await until(pilot, lambda: label(pane, "stderr") == "Stderr (1)")
 
 
-async def test_detail_shows_hook_text_literally() -> None:
+@LIVE_AND_OPENED
+async def test_detail_shows_hook_text_literally(session: Session) -> None:
     journal = Journal()
     noise = journal.append(Noise(hook="evil", line=ESC_LINE, size=len(ESC_LINE)))
     journal.append(Stderr(hook="evil", line=ESC_LINE, ts=noise.ts))
+    journal = session(journal)
+    noise = again(journal, noise)
     pane = DetailPane(journal)
     async with harness(pane).run_test(size=(120, 30)) as pilot:
         pane.show(noise)

@@ -11,6 +11,7 @@ from inspector.filter.errors import FilterError
 from inspector.filter.known_values import KNOWN_VALUES, matches_none, unknown_value
 from inspector.filter.lexer import Token
 from inspector.filter.match import matcher
+from inspector.filter.rows import Rows
 from inspector.journal.columns import FIELD_COLUMNS
 from inspector.journal.records import RECORD_TYPES, Record
 from inspector.protocol.event_kinds import LEGACY_EVENT_ALIASES
@@ -68,7 +69,7 @@ MARKED_VALUES = ("yes", "no")
 _WITH_FINDINGS = frozenset({"exchange", "event", "noise"})
 
 
-def has_finding(kind: str) -> Specialised:
+def _finding_for_kind(kind: str) -> Specialised:
     if kind not in _WITH_FINDINGS:
         return False
     return _has_findings
@@ -77,6 +78,17 @@ def has_finding(kind: str) -> Specialised:
 def _has_findings(record: Any) -> bool:
     findings = record.findings
     return isinstance(findings, (list, tuple)) and bool(findings)
+
+
+def _has_finding_codes(values: Any) -> bool:
+    return isinstance(values, tuple) and bool(values)
+
+
+def _findings_over_rows(rows: Rows, within: bytes) -> bytes:
+    return rows.column("finding", _has_finding_codes, within)
+
+
+HAS_FINDING = Plan(_finding_for_kind, _findings_over_rows)  # the bare word `finding`
 
 
 def compile_field(token: Token) -> Plan:
@@ -94,7 +106,7 @@ def compile_field(token: Token) -> Plan:
     known = KNOWN_VALUES.get(name)
     if known is not None and matches_none(patterns, known):
         raise FilterError(unknown_value(name, token.value, known), token.value_pos)
-    return _field_plan(spec, patterns)
+    return _field_plan(name, spec, patterns)
 
 
 def marked_term(token: Token, marked: Collection[int]) -> Plan:
@@ -108,7 +120,11 @@ def marked_term(token: Token, marked: Collection[int]) -> Plan:
     def test(record: Record) -> bool:
         return (record.seq in marked) is wanted
 
-    return lambda _kind: test
+    def over_rows(rows: Rows, within: bytes) -> bytes:
+        held = rows.seqs(marked, within)
+        return held if wanted else rows.minus(within, held)
+
+    return Plan(lambda _kind: test, over_rows)
 
 
 def _type_term(token: Token) -> Plan:
@@ -116,13 +132,14 @@ def _type_term(token: Token) -> Plan:
     names = frozenset(name for name in RECORD_TYPES if match(name))
     if not names:
         raise FilterError(unknown_value("record type", token.value, RECORD_TYPES), token.value_pos)
-    return names.__contains__
+    return Plan(names.__contains__, lambda rows, within: rows.kind_named(names, within))
 
 
-def _field_plan(spec: Field, patterns: tuple[str, ...]) -> Plan:
-    """Test the value a record type has for the field; a type without the field is False."""
+def _field_plan(name: str, spec: Field, patterns: tuple[str, ...]) -> Plan:
+    """Test the value a record type has for the field; a type without the field is False.
+    Over the index, the same matcher tests the column's values (a tuple: any of them)."""
 
-    def plan(kind: str) -> Specialised:
+    def per_kind(kind: str) -> Specialised:
         get = spec.one.get(kind)
         if get is not None:
             return matcher(patterns, get)
@@ -131,7 +148,15 @@ def _field_plan(spec: Field, patterns: tuple[str, ...]) -> Plan:
             return False
         return _any_value(get, matcher(patterns))
 
-    return plan
+    match = matcher(patterns)
+
+    def value_matches(value: Any) -> bool:
+        return any(map(match, value)) if isinstance(value, tuple) else match(value)
+
+    def over_rows(rows: Rows, within: bytes) -> bytes:
+        return rows.column(name, value_matches, within)
+
+    return Plan(per_kind, over_rows)
 
 
 def _any_value(get: Getter, match: Callable[[Any], bool]) -> Callable[[Record], bool]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
-from inspector.filter.combine import Plan, Predicate, both, constant, either, finish, negate
+from inspector.filter.combine import Filter, Plan, both, constant, either, finish, negate
 from inspector.filter.errors import FilterError
-from inspector.filter.fields import compile_field, has_finding, marked_term
+from inspector.filter.fields import HAS_FINDING, compile_field, marked_term
 from inspector.filter.lexer import Kind, Token, tokenize
 from inspector.filter.text import text_term
 
@@ -23,7 +23,7 @@ _STARTS_TERM = frozenset({Kind.LPAREN, Kind.NOT, Kind.TEXT, Kind.FIELD})
 MAX_DEPTH = 50  # nested '(' and '!' together; keeps parsing and evaluation far from the stack limit
 
 
-def compile_filter(text: str, marked: Collection[int] = frozenset()) -> Predicate:
+def compile_filter(text: str, marked: Collection[int] = frozenset()) -> Filter:
     """Compile `text`; an empty expression matches every record. `marked` holds the seqs of
     the rows a person marked (for `marked:yes`). Raises only FilterError."""
     parser = _Parser(tokenize(text), marked)
@@ -114,7 +114,7 @@ class _Parser:
                 return marked_term(token, self._marked)
             return compile_field(token)
         if token.kind is Kind.TEXT:
-            return has_finding if _is_finding(token) else text_term([token.value])
+            return HAS_FINDING if _is_finding(token) else text_term([token.value])
         if token.kind is Kind.END:
             raise FilterError("expected a term", token.pos)
         raise FilterError(f"unexpected '{token.text}'", token.pos)

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import compress, repeat
+from operator import gt
 
-from inspector.filter.combine import Plan, Predicate, Specialised
+from inspector.filter.combine import Plan, Predicate, Specialised, finish
+from inspector.filter.rows import Rows
 from inspector.journal.record_text import HAYSTACKS, Haystack
 from inspector.journal.records import Record
+from inspector.journal.store import TextBlock
+
+NOT_FOUND = -1
+SAMPLE = 16  # a word's density in a block is judged by this fraction of it
+SPARSE = 4  # a word in fewer than one record in this many is found by its occurrences
 
 
 def text_term(needles: Sequence[str]) -> Plan:
@@ -17,11 +26,96 @@ def text_term(needles: Sequence[str]) -> Plan:
     folded = tuple(needle for needle in needles if _ignores_case(needle))
     exact = tuple(needle for needle in needles if not _ignores_case(needle))
 
-    def plan(kind: str) -> Specialised:
+    def per_kind(kind: str) -> Specialised:
         haystack = HAYSTACKS.get(kind)
         return False if haystack is None else _search(haystack, folded, exact)
 
-    return plan
+    checked = finish(Plan(per_kind, _unused))  # a record's own text: what the index cannot say
+
+    def over_rows(rows: Rows, within: bytes) -> bytes:
+        return _over_texts(rows, folded, exact, checked, within)
+
+    return Plan(per_kind, over_rows)
+
+
+def _unused(rows: Rows, within: bytes) -> bytes:
+    raise AssertionError("a record's own text is read record by record")
+
+
+def _over_texts(
+    rows: Rows,
+    folded: tuple[str, ...],
+    exact: tuple[str, ...],
+    checked: Predicate,
+    within: bytes,
+) -> bytes:
+    """The index keeps each record's text lowercased. A lowercase word is found there exactly;
+    a word with capitals (or unusual letters) narrows the search by its lowercase form, and the
+    records left are read back and searched as they are."""
+    sure = [needle for needle in folded + exact if _same_in_lowercase(needle)]
+    unsure = [needle for needle in exact if needle not in sure]
+    words = [needle.lower().encode("utf-8", "backslashreplace") for needle in [*sure, *unsure]]
+    words = [word for word in words if word.isascii()] if unsure else words
+    found: list[int] = []
+    for block in rows.store.text_blocks(rows.positions(within)):
+        if all(word in block.data for word in words):  # else no record of it has every word
+            found += _holding(block, words)
+    if unsure:
+        found = [p for p, record in rows.store.each(found) if checked(record)]
+    return rows.of_positions(found)
+
+
+def _holding(block: TextBlock, words: list[bytes]) -> list[int]:
+    """The positions of the block whose own text holds every word. The longest word picks the
+    candidates (by walking its occurrences when it is rare in the block, else by searching each
+    record's text in place), the others are searched in the candidates' texts only; the loops
+    over records are C loops (map, compress)."""
+    data = block.data
+    starts, ends = block.bounds()
+    candidates = list(range(len(starts)))
+    longest_first = sorted(words, key=len, reverse=True)  # a longer word: fewer records
+    if longest_first and _sparse(data, longest_first[0], len(starts)) and _ascending(starts):
+        candidates = _occurrences(data, longest_first.pop(0), starts, ends)
+    for word in longest_first:
+        found = map(
+            data.find,
+            repeat(word),
+            map(starts.__getitem__, candidates),
+            map(ends.__getitem__, candidates),
+        )
+        candidates = list(compress(candidates, map(NOT_FOUND.__ne__, found)))
+    return list(map(block.positions.__getitem__, candidates))
+
+
+def _occurrences(data: bytes, word: bytes, starts: list[int], ends: list[int]) -> list[int]:
+    """The indexes of the texts (sorted by start) that hold `word`, found by walking through
+    its occurrences in `data`."""
+    holding: list[int] = []
+    at = data.find(word)
+    while at >= 0:
+        index = bisect_right(starts, at) - 1
+        if at + len(word) <= ends[index]:  # not across two records' texts
+            holding.append(index)
+            at = data.find(word, ends[index])  # on to the next record's text
+        else:
+            at = data.find(word, at + 1)
+    return holding
+
+
+def _sparse(data: bytes, word: bytes, texts: int) -> bool:
+    """Whether `word` is in fewer than one text in SPARSE, judged by the block's first part."""
+    part = len(data) // SAMPLE
+    return data.count(word, 0, part) * SAMPLE * SPARSE < texts
+
+
+def _ascending(starts: list[int]) -> bool:
+    return not any(map(gt, starts, starts[1:]))  # a record written again is out of order
+
+
+def _same_in_lowercase(needle: str) -> bool:
+    """Searching the lowercased text for it finds what searching the text would: it is
+    lowercase already (a smart-case word), or it has no letter with a case at all."""
+    return needle.lower() == needle and (needle.isascii() or _ignores_case(needle))
 
 
 def _ignores_case(needle: str) -> bool:

@@ -18,6 +18,7 @@ from inspector.journal.columns import ABSENT, COLUMN_NAMES, Value
 UNKNOWN, ABSENT_CODE = 0, 1  # codes every column has; a value's code is 2 or more
 NO_DURATION = math.nan
 NO_TEXT = 0  # text offsets are plus one
+NARROW_MAX = 255
 
 
 class Dictionary:
@@ -37,7 +38,8 @@ class Dictionary:
         if value is ABSENT:
             return ABSENT_CODE
         codes = self._codes[name]
-        key = (type(value), value)  # True, 1 and 1.0 are one dict key but three values
+        # True, 1 and 1.0 are one dict key but three values; a string is its own key (most are)
+        key = value if type(value) is str else (type(value), value)
         code = codes.get(key)
         if code is None:
             code = codes[key] = len(self.values[name])
@@ -55,16 +57,20 @@ class Columns:
 
     def __init__(self, dictionary: Dictionary | None = None) -> None:
         self.dictionary = dictionary or Dictionary()
-        self.codes: dict[str, array[int]] = {name: array("I") for name in COLUMN_NAMES}
+        # a byte per code while a column has fewer than 256 values, four bytes after
+        self.codes: dict[str, array[int]] = {name: array("B") for name in COLUMN_NAMES}
         self.durations = array("d")
         self.text_offsets = array("q")
         self.text_sizes = array("I")
         self.known = 0  # positions with codes: a filter over none of them reads records only
+        self.version = 0  # changes with every change to the codes
+        self._narrow: dict[str, tuple[int, bytes | None]] = {}
 
     def __len__(self) -> int:
         return len(self.durations)
 
     def append_unknown(self) -> None:
+        self.version += 1
         for codes in self.codes.values():
             codes.append(UNKNOWN)
         self.durations.append(NO_DURATION)
@@ -74,12 +80,27 @@ class Columns:
     def set(
         self, position: int, codes: Iterable[int], duration: float | None, text: tuple[int, int]
     ) -> None:
+        self.version += 1
         if self.codes[COLUMN_NAMES[0]][position] == UNKNOWN:
             self.known += 1
         for name, code in zip(COLUMN_NAMES, codes, strict=True):
-            self.codes[name][position] = code
+            column = self.codes[name]
+            if code > NARROW_MAX and column.typecode == "B":
+                column = self.codes[name] = array("I", column)
+            column[position] = code
         self.durations[position] = NO_DURATION if duration is None else duration
         self.text_offsets[position], self.text_sizes[position] = text
+
+    def narrow(self, name: str) -> bytes | None:
+        """The column's codes a byte each, when it keeps them so (None otherwise): what
+        bytes.translate maps in one pass. Kept until the codes change."""
+        cached = self._narrow.get(name)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        codes = self.codes[name]
+        narrow = codes.tobytes() if codes.typecode == "B" else None
+        self._narrow[name] = (self.version, narrow)
+        return narrow
 
     def value(self, name: str, position: int) -> Any:
         """The column's value for the record at `position` (UNKNOWN's is None)."""

@@ -102,7 +102,7 @@ class HookRows:
             Decision: self._decision,
         }
         records = journal.records
-        if records and records.columns.known == len(records):
+        if records.saved is not None and records.columns.known == len(records):
             fold_saved(self, records)  # a saved session: from the index, not every record
         else:
             for record in records:

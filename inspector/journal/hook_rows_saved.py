@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 KEY = ("hook", "method", "host", "source", "status", "action", "stage_entry")
 SKIPPED = "skipped"
 LATENCIES_KEPT = 400  # HookRow keeps twice its median window
+# Exchanges counted per C call: the hooks panel folds a long session in a thread, and a C call
+# holds the interpreter until it returns, so the screen waits for no more than one slice.
+CHUNK = 32_768
 RECORD = "record"  # a record to fold as it is (a lifecycle, a reload)
 
 
@@ -45,9 +48,12 @@ def fold_saved(rows: HookRows, store: RecordStore) -> None:
     exchanges = _positions_of(kinds, Exchange)
     is_exchange = _mask(kinds, Exchange)
     codes = [array("I", compress(columns.codes[name], is_exchange)) for name in KEY]
-    counts = Counter(zip(*codes, strict=True))
+    counts: Counter[tuple[int, ...]] = Counter()
     first: dict[tuple[int, ...], int] = {}
-    deque(map(first.setdefault, zip(*codes, strict=True), exchanges), maxlen=0)
+    for start in range(0, len(exchanges), CHUNK):  # a C loop a slice at a time: see CHUNK
+        keys = list(zip(*(column[start : start + CHUNK] for column in codes), strict=True))
+        counts.update(keys)
+        deque(map(first.setdefault, keys, exchanges[start : start + CHUNK]), maxlen=0)
     # (position, what happens there): the first of a group of exchanges, a record, a skip
     steps: list[tuple[int, Step]] = [(position, key) for key, position in first.items()]
     others = _positions_of(kinds, Lifecycle, Reload)

@@ -2,13 +2,15 @@
 wrote, where its line is, its type, its index columns (column_store.py) and its searched text,
 so that opening a saved session reads this instead of every line.
 
-Every per-record file holds one fixed-size row per seq (row seq-1), written in place, so a record
-written again after a change replaces its row and the rows are in journal order however late a
-call finished. A row of zeros is a seq with no line. `meta.json` says which state of the journal
-file the index describes (size, mtime, inode); it is written last, after the rows, so an index
-that does not match its journal, whatever the reason (a crash between the two, a file edited or
-appended to by hand), is simply not used. The folder is private, as the journal is: its text
-holds every secret the journal does."""
+`lines` and `columns` hold one fixed-size row per seq (row seq-1), written in place, so a record
+written again after a change replaces its rows and the rows are in journal order however late a
+call finished. A row of zeros is a seq with no line. `lines` (where each line is, its type) is
+what opening a session reads; `columns` (the filter's columns, durations, where the texts are)
+is read when a filter or the hooks panel first needs it. `meta.json` says which state of the
+journal file the index describes (size, mtime, inode); it is written last, after the rows, so
+an index that does not match its journal, whatever the reason (a crash between the two, a file
+edited or appended to by hand), is simply not used. The folder is private, as the journal is:
+its text holds every secret the journal does."""
 
 from __future__ import annotations
 
@@ -16,30 +18,34 @@ import contextlib
 import json
 import os
 import shutil
+import struct
+import sys
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import compress
 from pathlib import Path
 from typing import Any
 
-from inspector.journal.column_store import NO_DURATION, Columns, Dictionary
+from inspector.journal.column_store import NARROW_MAX, NO_DURATION, Columns, Dictionary
 from inspector.journal.columns import COLUMN_NAMES, Value, values_of
 from inspector.journal.record_text import searched_text
 from inspector.journal.records import RECORD_TYPES, Record
 
-VERSION = 1
+VERSION = 3
 SUFFIX = ".index"
-META, VALUES, TEXT = "meta.json", "values.jsonl", "text"
-# name -> array typecode; offsets are plus one, as in memory (0: no line, no text)
-ROW_FILES = {
-    "offsets": "q",
-    "sizes": "I",
-    "kinds": "B",
-    "durations": "d",
-    "text-offsets": "q",
-    "text-sizes": "I",
-    **{f"col-{name}": "I" for name in COLUMN_NAMES},
-}
+META, LINES, COLUMNS, VALUES, TEXT = "meta.json", "lines", "columns", "values.jsonl", "text"
+META_SIZE = 512  # written in place, padded: a torn write is not JSON, and the index is not used
+# Rows in native byte order, the 8-byte fields first so that each field sits at a multiple of
+# its size and is read back as a strided view. A line: its offset plus one (0: no line), its
+# size, its type. Columns: the text's offset plus one, the duration (NaN: none), the text's size,
+# a code per column.
+LINE = struct.Struct("=qIB")
+LINE_SIZE = 16
+COLUMN_ROW = struct.Struct(f"=qdI{len(COLUMN_NAMES)}I")
+COLUMN_ROW_SIZE = -(-COLUMN_ROW.size // 8) * 8
+FIRST_CODE = 5  # the first column's code is the sixth 4-byte field
+READ_ROWS = 65_536  # rows read back at a time: the index's file is never held whole
 FOLDER_MODE, FILE_MODE = 0o700, 0o600
 KIND_CODES = {name: code for code, name in enumerate(RECORD_TYPES)}  # as the store numbers them
 
@@ -66,7 +72,9 @@ def journal_state(fd_or_path: int | Path) -> dict[str, int]:
 
 class IndexWriter:
     """Writes the index of a journal file as its writer writes the file. Raises OSError when
-    the folder cannot be made; the journal goes on without an index then."""
+    the folder cannot be made; the journal goes on without an index then. Its files are open
+    only while a batch is written: a session may have many journals (and a process only so
+    many open files)."""
 
     def __init__(self, journal: Path, folder: Path | None = None) -> None:
         """`folder`: somewhere else than beside the journal (that folder must not exist yet)."""
@@ -75,17 +83,9 @@ class IndexWriter:
         if folder is None:
             remove_index(journal)  # the journal file was emptied: so is its index
         self.folder.mkdir(mode=FOLDER_MODE)
-        self._fds: dict[str, int] = {}
-        try:
-            for name in (*ROW_FILES, VALUES, TEXT):
-                self._fds[name] = os.open(
-                    self.folder / name,
-                    os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC,
-                    FILE_MODE,
-                )
-        except OSError:
-            self.close()
-            raise
+        for name in (LINES, COLUMNS, VALUES, TEXT, META):
+            with _opened(self.folder / name, os.O_CREAT | os.O_TRUNC):
+                pass
         self._text_end = 0
 
     def index(self, lines: list[tuple[Record, int, int]], journal: int | Path) -> list[Row]:
@@ -115,8 +115,9 @@ class IndexWriter:
     def _add_texts(self, texts: list[bytes]) -> list[tuple[int, int]]:
         """Append records' searched texts; where each is (offset plus one, size)."""
         data = b"".join(texts)
-        if os.write(self._fds[TEXT], data) != len(data):
-            raise OSError("short write to the index's text file")
+        with _opened(self.folder / TEXT, os.O_APPEND) as fd:
+            if os.write(fd, data) != len(data):
+                raise OSError("short write to the index's text file")
         places = []
         for text in texts:
             places.append((self._text_end + 1, len(text)))
@@ -127,24 +128,31 @@ class IndexWriter:
         self, rows: list[Row], new_values: list[tuple[str, Value]], journal: int | Path
     ) -> None:
         if new_values:
-            lines = "".join(json.dumps([name, value]) + "\n" for name, value in new_values)
-            os.write(self._fds[VALUES], lines.encode("utf-8", "backslashreplace"))
-        for run in _runs(sorted(rows, key=lambda row: row.seq)):
-            first = run[0].seq - 1
-            for name, typecode in ROW_FILES.items():
-                data = array(typecode, (_field(row, name) for row in run))
-                os.pwrite(self._fds[name], data.tobytes(), first * data.itemsize)
-        meta = {"version": VERSION, "journal": journal_state(journal)}
-        temporary = self.folder / (META + ".new")
-        temporary.write_text(json.dumps(meta), encoding="ascii")
-        os.chmod(temporary, FILE_MODE)
-        os.replace(temporary, self.folder / META)
+            numbered = "".join(json.dumps([name, value]) + "\n" for name, value in new_values)
+            with _opened(self.folder / VALUES, os.O_APPEND) as fd:
+                os.write(fd, numbered.encode("utf-8", "backslashreplace"))
+        runs = _runs(sorted(rows, key=lambda row: row.seq))
+        with _opened(self.folder / LINES) as lines, _opened(self.folder / COLUMNS) as columns:
+            for run in runs:
+                line_rows = bytearray(LINE_SIZE * len(run))
+                column_rows = bytearray(COLUMN_ROW_SIZE * len(run))
+                for at, row in enumerate(run):
+                    LINE.pack_into(line_rows, at * LINE_SIZE, row.offset, row.size, row.kind)
+                    COLUMN_ROW.pack_into(column_rows, at * COLUMN_ROW_SIZE, *_columns(row))
+                os.pwrite(lines, line_rows, (run[0].seq - 1) * LINE_SIZE)
+                os.pwrite(columns, column_rows, (run[0].seq - 1) * COLUMN_ROW_SIZE)
+        meta = json.dumps({"version": VERSION, "journal": journal_state(journal)})
+        with _opened(self.folder / META) as fd:
+            os.pwrite(fd, meta.ljust(META_SIZE).encode("ascii"), 0)
 
-    def close(self) -> None:
-        for fd in self._fds.values():
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._fds.clear()
+
+@contextlib.contextmanager
+def _opened(path: Path, flags: int = 0) -> Iterator[int]:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC | flags, FILE_MODE)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def _runs(rows: list[Row]) -> list[list[Row]]:
@@ -160,43 +168,56 @@ def _runs(rows: list[Row]) -> list[list[Row]]:
     return runs
 
 
-def _field(row: Row, name: str) -> Any:
-    if name == "offsets":
-        return row.offset
-    if name == "sizes":
-        return row.size
-    if name == "kinds":
-        return row.kind
-    if name == "durations":
-        return NO_DURATION if row.duration is None else row.duration
-    if name == "text-offsets":
-        return row.text[0]
-    if name == "text-sizes":
-        return row.text[1]
-    return row.codes[COLUMN_NAMES.index(name[4:])]
+def _columns(row: Row) -> tuple[Any, ...]:
+    duration = NO_DURATION if row.duration is None else row.duration
+    return (row.text[0], duration, row.text[1], *row.codes)
 
 
 def remove_index(journal: Path) -> None:
-    """The journal's index folder gone (only what an index holds: never a folder of the user's
-    that happens to have the name)."""
+    """The journal's index folder gone (one of any version, by its files or its meta.json:
+    never a folder of the user's that happens to have the name)."""
     folder = index_folder(journal)
     if not folder.is_dir() or folder.is_symlink():
         return
-    names = {*ROW_FILES, VALUES, TEXT, META, META + ".new"}
-    if all(entry.name in names and entry.is_file() for entry in folder.iterdir()):
+    names = {LINES, COLUMNS, VALUES, TEXT, META}
+    entries = list(folder.iterdir())
+    if all(entry.is_file() for entry in entries) and (
+        (folder / META).is_file() or all(entry.name in names for entry in entries)
+    ):
         shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass(slots=True)
 class SavedIndex:
-    """An index read back: per record with a line, in seq order."""
+    """An index read back: per record with a line, in seq order. Its columns are read when
+    first asked for (`load_columns`)."""
 
     seqs: array[int]
     offsets: array[int]
     sizes: array[int]
     kinds: bytes
-    columns: Columns
-    text_file: Path
+    folder: Path
+    kept: bytes | None  # which rows have a line, when not all of them do
+
+    @property
+    def text_file(self) -> Path:
+        return self.folder / TEXT
+
+    def load_columns(self) -> Columns:
+        """The columns of the records with a line. Raises OSError or ValueError when the index
+        changed or went since it was opened."""
+        dictionary = Dictionary()
+        with (self.folder / VALUES).open(encoding="utf-8") as values:
+            for line in values:
+                name, value = json.loads(line)
+                dictionary.add(name, tuple(value) if isinstance(value, list) else value)
+        fields = _read_columns(self.folder / COLUMNS, dictionary, self.kept, len(self.seqs))
+        columns = Columns(dictionary)
+        for name in COLUMN_NAMES:
+            columns.codes[name] = fields[name]
+        columns.text_offsets, columns.durations = fields["text-offsets"], fields["durations"]
+        columns.text_sizes, columns.known = fields["text-sizes"], len(self.seqs)
+        return columns
 
 
 def read_index(journal: Path, folder: Path | None = None) -> SavedIndex | None:
@@ -207,49 +228,57 @@ def read_index(journal: Path, folder: Path | None = None) -> SavedIndex | None:
         meta = json.loads((folder / META).read_text(encoding="ascii"))
         if meta.get("version") != VERSION or meta.get("journal") != journal_state(journal):
             return None
-        rows = {name: _read_rows(folder / name, typecode) for name, typecode in ROW_FILES.items()}
-        dictionary = Dictionary()
-        with (folder / VALUES).open(encoding="utf-8") as values:
-            for line in values:
-                name, value = json.loads(line)
-                dictionary.add(name, tuple(value) if isinstance(value, list) else value)
+        offsets, sizes, kinds = array("q"), array("I"), array("B")
+        with (folder / LINES).open("rb") as file:
+            while chunk := file.read(READ_ROWS * LINE_SIZE):
+                whole = memoryview(chunk)[: len(chunk) - len(chunk) % LINE_SIZE]
+                offsets.frombytes(whole.cast("q")[0::2].tobytes())
+                sizes.frombytes(whole.cast("I")[2::4].tobytes())
+                kinds.frombytes(whole[12::LINE_SIZE].tobytes())
     except (OSError, ValueError, TypeError, AttributeError):
         return None  # no index, or not one this version wrote: the journal is read instead
-    return _saved(rows, dictionary, folder / TEXT)
+    seqs = array("q", range(1, len(offsets) + 1))
+    kept = None
+    if 0 in offsets:  # seqs with no line (calls never finished): leave their rows out
+        kept = bytes(map(bool, offsets))
+        seqs, offsets = _compressed(seqs, kept), _compressed(offsets, kept)
+        sizes, kinds = _compressed(sizes, kept), _compressed(kinds, kept)
+    return SavedIndex(seqs, offsets, sizes, kinds.tobytes(), folder, kept)
 
 
-def _read_rows(path: Path, typecode: str) -> array[Any]:
-    rows = array(typecode)
-    rows.frombytes(path.read_bytes())
-    return rows
-
-
-def _saved(rows: dict[str, array[Any]], dictionary: Dictionary, text: Path) -> SavedIndex:
-    count = min(len(column) for column in rows.values())
-    for column in rows.values():
-        del column[count:]  # a crash between two files' writes: the shorter says
-    present = rows["offsets"]
-    if 0 in present:  # seqs with no line (calls never finished): leave their rows out
-        keep = bytes(offset != 0 for offset in present)
-        rows = {name: _compressed(column, keep) for name, column in rows.items()}
-        seqs = _compressed(array("q", range(1, count + 1)), keep)
-    else:
-        seqs = array("q", range(1, count + 1))
-    columns = Columns(dictionary)
-    for name in COLUMN_NAMES:
-        columns.codes[name] = rows[f"col-{name}"]
-    columns.durations = rows["durations"]
-    columns.text_offsets = rows["text-offsets"]
-    columns.text_sizes = rows["text-sizes"]
-    columns.known = len(seqs)
-    return SavedIndex(
-        seqs=seqs,
-        offsets=rows["offsets"],
-        sizes=rows["sizes"],
-        kinds=rows["kinds"].tobytes(),
-        columns=columns,
-        text_file=text,
-    )
+def _read_columns(
+    path: Path, dictionary: Dictionary, kept: bytes | None, count: int
+) -> dict[str, array[Any]]:
+    """The columns file as one array per field, read a slice of rows at a time; a column with
+    fewer than 256 values a byte per code, as the store keeps it (column_store.py)."""
+    narrow = {name for name in COLUMN_NAMES if len(dictionary.values[name]) <= NARROW_MAX + 1}
+    low = 0 if sys.byteorder == "little" else 3  # the byte of a code below 256
+    fields: dict[str, array[Any]] = {
+        "text-offsets": array("q"),
+        "durations": array("d"),
+        "text-sizes": array("I"),
+        **{name: array("B" if name in narrow else "I") for name in COLUMN_NAMES},
+    }
+    eights, fours = COLUMN_ROW_SIZE // 8, COLUMN_ROW_SIZE // 4
+    with path.open("rb") as file:
+        while chunk := file.read(READ_ROWS * COLUMN_ROW_SIZE):
+            whole = memoryview(chunk)[: len(chunk) - len(chunk) % COLUMN_ROW_SIZE]
+            ints = whole.cast("I")
+            fields["text-offsets"].frombytes(whole.cast("q")[0::eights].tobytes())
+            fields["durations"].frombytes(whole.cast("d")[1::eights].tobytes())
+            fields["text-sizes"].frombytes(ints[4::fours].tobytes())
+            for index, name in enumerate(COLUMN_NAMES, FIRST_CODE):
+                one = (
+                    whole[index * 4 + low :: COLUMN_ROW_SIZE]
+                    if name in narrow
+                    else ints[index::fours]
+                )
+                fields[name].frombytes(one.tobytes())
+    if kept is not None:
+        fields = {name: _compressed(field[: len(kept)], kept) for name, field in fields.items()}
+    if any(len(field) != count for field in fields.values()):
+        raise ValueError("the index's columns do not match its lines")
+    return fields
 
 
 def _compressed(column: array[Any], keep: bytes) -> array[Any]:

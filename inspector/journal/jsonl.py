@@ -127,7 +127,6 @@ class JsonlWriter:
             try:
                 return list(self._index.index(placed, self._file.fileno()))
             except OSError as error:  # no room: the journal goes on without its index
-                self._index.close()
                 remove_index(self.path)
                 self._index = None
                 _say(f"cannot write the index of {self.path}: {error.strerror or error}")
@@ -146,8 +145,6 @@ class JsonlWriter:
         self.flush()
         with contextlib.suppress(OSError):  # a full disk is said once, by flush
             self._file.close()
-        if self._index is not None:
-            self._index.close()
 
 
 def _index_writer(path: Path) -> IndexWriter | None:

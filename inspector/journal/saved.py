@@ -54,8 +54,6 @@ def index_journal(path: Path, line_limit: int = LINE_LIMIT) -> SavedIndex:
             writer.index(batch, path)
     except OSError as error:
         raise JournalLoadError(f"{path}: cannot index it: {error.strerror or error}") from None
-    finally:
-        writer.close()
     saved = read_index(path, folder)
     if saved is None:  # the file changed while it was read
         raise JournalLoadError(f"{path}: it changed while it was read; open it again")

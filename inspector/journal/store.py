@@ -16,10 +16,14 @@ its index (`over_index`) starts with every record on disk only."""
 from __future__ import annotations
 
 import json
+import os
+import threading
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Iterator, Sequence
+from itertools import compress
+from operator import add
 from pathlib import Path
 from typing import IO, overload
 
@@ -48,20 +52,46 @@ class RecordStore(Sequence[Record]):
         self._read_back: OrderedDict[int, Record] = OrderedDict()
         self._path: Path | None = None
         self._reader: IO[bytes] | None = None
-        self.columns = Columns()
+        self._columns: Columns | None = Columns()
         self._text_file: Path | None = None
         self._text_reader: IO[bytes] | None = None
+        self.saved: SavedIndex | None = None  # a saved session's index, when opened through it
+        self._columns_lock = threading.Lock()
 
     @classmethod
     def over_index(cls, path: Path, saved: SavedIndex) -> RecordStore:
         """A saved journal's records, all on disk, as its index says where they are."""
         store = cls()
         store._path, store._text_file = path, saved.text_file
+        store._reader = path.open("rb")  # now, not on a first read that two threads may share
         store._items = [None] * len(saved.seqs)
         store._seqs, store._offsets, store._sizes = saved.seqs, saved.offsets, saved.sizes
         store._kinds = bytearray(saved.kinds)
-        store.columns = saved.columns
+        store.saved, store._columns = saved, None  # read when first asked for
         return store
+
+    @property
+    def columns(self) -> Columns:
+        """The index columns; a saved session's are read from its index when first asked for
+        (a filter, the hooks panel), not when it opens. Should they no longer be readable,
+        every record is tested one by one instead."""
+        columns = self._columns
+        if columns is None:
+            with self._columns_lock:  # the hooks panel may ask from its thread
+                if self._columns is None:
+                    self._columns = self._saved_columns()
+                columns = self._columns
+        return columns
+
+    def _saved_columns(self) -> Columns:
+        assert self.saved is not None
+        try:
+            return self.saved.load_columns()
+        except (OSError, ValueError):
+            columns = Columns()
+            for _ in range(len(self)):
+                columns.append_unknown()
+            return columns
 
     def attach_file(self, path: Path, text_file: Path | None = None) -> None:
         """Records written to `path` (by the journal's writer) may be let go from memory; their
@@ -115,12 +145,6 @@ class RecordStore(Sequence[Record]):
             return position
         return None
 
-    def positions_of(self, kinds: tuple[type[Record], ...], first: int = 0) -> list[int]:
-        """The positions, from `first` on, of the records of these types (or their subtypes),
-        without reading any back."""
-        codes = {code for code, kind in enumerate(KINDS) if issubclass(kind, kinds)}
-        return [p for p, code in enumerate(self._kinds[first:], first) if code in codes]
-
     def kind_codes(self) -> bytearray:
         """Each record's type, as its place in KINDS (not a copy: do not change it)."""
         return self._kinds
@@ -131,30 +155,51 @@ class RecordStore(Sequence[Record]):
         items = self._items
         for start in range(0, len(positions), READ_BLOCK):
             block = positions[start : start + READ_BLOCK]
-            lines = self._lines([p for p in block if items[p] is None], self._offsets, self._sizes)
+            lines = self._lines([p for p in block if items[p] is None])
             for position in block:
                 record = items[position]
                 if record is None:
                     record = self._read_back.get(position) or _record_of(lines[position])
                 yield position, record
 
-    def texts(self, positions: list[int]) -> Iterator[tuple[int, bytes]]:
+    def text_blocks(self, positions: list[int]) -> Iterator[TextBlock]:
         """The searched text, lowercased, of the records at `positions` that have it in the
-        index (the others are left out), a block at a time."""
-        offsets, sizes = self.columns.text_offsets, self.columns.text_sizes
-        for start in range(0, len(positions), READ_BLOCK):
-            block = [p for p in positions[start : start + READ_BLOCK] if offsets[p]]
-            yield from self._lines(block, offsets, sizes, text=True).items()
+        index (the others are left out), a block of records at a time read in one piece, so
+        that a search can look at the whole block first and at each record's text only when
+        the block holds a word."""
+        for first in range(0, len(positions), READ_BLOCK):
+            block = positions[first : first + READ_BLOCK]
+            offsets, sizes = self._text_places(block)
+            if 0 in offsets:  # records the index has no text for: left out
+                kept = list(map(bool, offsets))
+                block = list(compress(block, kept))
+                offsets, sizes = list(compress(offsets, kept)), list(compress(sizes, kept))
+            if not block:
+                continue
+            start = min(offsets) - 1
+            end = max(map(add, offsets, sizes)) - 1
+            if end - start <= READ_BLOCK * 64 * 1024:
+                data = _piece(self._open_text(), start, end - start)
+                yield TextBlock(data, block, [o - start - 1 for o in offsets], sizes)
+            else:  # rewrites far apart: each text on its own
+                for p, offset, size in zip(block, offsets, sizes, strict=True):
+                    yield TextBlock(_piece(self._open_text(), offset - 1, size), [p], [0], [size])
 
-    def _lines(
-        self, positions: list[int], offsets: array[int], sizes: array[int], *, text: bool = False
-    ) -> dict[int, bytes]:
-        """The pieces of these records (lines, or texts) read in one piece from the first to
-        the last (they are near each other: the file is in journal order, give or take
-        rewrites). Offsets are plus one."""
+    def _text_places(self, block: list[int]) -> tuple[Sequence[int], Sequence[int]]:
+        """The text offsets (plus one) and sizes of the records at `block`; a slice of the
+        columns when the positions follow each other, as they mostly do."""
+        offsets, sizes = self.columns.text_offsets, self.columns.text_sizes
+        if block[-1] - block[0] == len(block) - 1:
+            return offsets[block[0] : block[-1] + 1], sizes[block[0] : block[-1] + 1]
+        return list(map(offsets.__getitem__, block)), list(map(sizes.__getitem__, block))
+
+    def _lines(self, positions: list[int]) -> dict[int, bytes]:
+        """The lines of these records on disk only, read in one piece from the first to the
+        last (they are near each other: the file is in journal order, give or take rewrites)."""
         if not positions:
             return {}
-        reader = self._open_text() if text else self._open_reader()
+        offsets, sizes = self._offsets, self._sizes
+        reader = self._open_reader()
         first = min(offsets[p] for p in positions) - 1
         end = max(offsets[p] + sizes[p] for p in positions) - 1
         if end - first > READ_BLOCK * 64 * 1024:  # rewrites far apart: one at a time
@@ -245,9 +290,26 @@ def _kind_code(kind: type[Record]) -> int:
     return code
 
 
+class TextBlock:
+    """Records' searched texts read together: `data`, and where each record's text starts in it
+    and how long it is, in the order of `positions`."""
+
+    __slots__ = ("data", "positions", "sizes", "starts")
+
+    def __init__(
+        self, data: bytes, positions: list[int], starts: list[int], sizes: Sequence[int]
+    ) -> None:
+        self.data, self.positions, self.starts, self.sizes = data, positions, starts, sizes
+
+    def bounds(self) -> tuple[list[int], list[int]]:
+        """Where each record's text starts and ends in `data`."""
+        return self.starts, list(map(add, self.starts, self.sizes))
+
+
 def _piece(reader: IO[bytes], offset: int, size: int) -> bytes:
-    reader.seek(offset)
-    return reader.read(size)
+    """Positional: no shared file offset, so a thread (the hooks panel's fold of a saved
+    session) can read records while the lists read theirs."""
+    return os.pread(reader.fileno(), size, offset)
 
 
 def _record_of(line: bytes) -> Record:

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import work
 from textual.widgets import DataTable
 
 from inspector.config.model import CommandHookSpec, Config, HookSpec
@@ -15,6 +16,11 @@ from inspector.journal.hook_rows import HookRow, HookRows
 from inspector.journal.journal import Journal
 from inspector.safe_text import shown
 
+# A saved session with more records than this is folded into rows in a thread, a moment after
+# the first screen (the fold would hold the interpreter while the screen is drawn), so the lists
+# show without waiting for the panel (about 0.7 s for a million exchanges).
+FOLD_BESIDE = 50_000
+FOLD_AFTER_S = 0.5
 COLUMNS = (
     "hook",
     "state",
@@ -76,7 +82,24 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
 
     def on_mount(self) -> None:
         self.add_columns(*COLUMNS)
+        records = self._journal.records
+        if len(records) > FOLD_BESIDE and records.saved is not None:
+            # a long saved session: the lists are on the screen before the panel is counted
+            self.set_timer(FOLD_AFTER_S, self._fold_beside, name="hooks-panel-fold")
+            return
         self._folded = HookRows(self._journal)
+        self.refresh_rows()
+
+    @work(thread=True, exit_on_error=False, group="hooks-panel")
+    def _fold_beside(self) -> None:
+        folded = HookRows(self._journal)
+        self.app.call_from_thread(self._show_folded, folded)
+
+    def _show_folded(self, folded: HookRows) -> None:
+        if not self.is_attached:
+            folded.close()
+            return
+        self._folded = folded
         self.refresh_rows()
 
     def on_unmount(self) -> None:

@@ -24,6 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
 
+from inspector.filter.select import select
 from inspector.journal.journal import Journal
 from inspector.journal.records import Finding, Record
 from inspector.safe_text import one_line
@@ -101,10 +102,6 @@ def findings_cell(findings: list[Finding]) -> Cell:
     if not findings:
         return Cell("")
     return Cell(f"!{len(findings)}", severity_style(worst_severity(findings)))
-
-
-def _seq(record: Record) -> int:
-    return record.seq
 
 
 class _Rows(Sequence[Record]):
@@ -393,10 +390,8 @@ class RecordList(ScrollView, can_focus=True):
         self._pending.clear()  # the journal already holds every buffered record and update
         kinds, predicate = self.RECORD_TYPES, self._predicate
         records = self.journal.records
-        first = bisect_left(records, self._cleared_to + 1, key=_seq) if self._cleared_to else 0
-        positions = records.positions_of(kinds, first)
-        if predicate is not None:
-            positions = [p for p, record in records.each(positions) if predicate(record)]
+        first = bisect_left(records.seqs(), self._cleared_to + 1) if self._cleared_to else 0
+        positions = select(records, kinds, predicate, first)
         self._keys = {}
         if self._sort is not None:
             self._keys = {p: self._key(records[p]) for p in positions}
