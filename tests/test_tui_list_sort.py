@@ -3,10 +3,12 @@ sorts by that column; rows arriving or changing later take their sorted place.""
 
 from __future__ import annotations
 
+import pytest
 from saved_sessions import LIVE_AND_OPENED, Session, seqs
 from test_tui_widgets import exchange, harness, until
 
 from inspector.journal.journal import Journal
+from inspector.tui.widgets import record_list
 from inspector.tui.widgets.exchange_list import ExchangeList
 
 
@@ -73,3 +75,21 @@ async def test_s_cycles_the_sort_columns_back_to_journal_order_and_a_title_click
         assert widget.sort == ("hook", True)
         await pilot.click(ExchangeList, offset=(header.index("hook") + 1, 0))
         assert widget.sort is None
+
+
+async def test_more_rows_than_can_be_sorted_stay_in_journal_order_and_say_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(record_list, "SORT_LIMIT", 2)
+    journal = Journal()
+    for hook in ("gamma", "alpha", "beta"):
+        journal.append(exchange(hook=hook))
+    widget = ExchangeList(journal)
+    app = harness(widget)
+    async with app.run_test(size=(120, 20)) as pilot:
+        await until(pilot, lambda: len(widget.rows) == 3)
+        widget.focus()
+        await pilot.press("S")
+        assert hooks(widget) == ["gamma", "alpha", "beta"] and widget.sort is None
+        said = [notice.message for notice in app._notifications]
+        assert any("more than can be sorted (2)" in message for message in said)
