@@ -5,6 +5,7 @@ not describe the file is never used; a journal without one is indexed on its fir
 from __future__ import annotations
 
 import json
+import os
 import stat
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 
 from inspector.filter import compile_filter
 from inspector.filter.select import select
+from inspector.journal import saved
 from inspector.journal.column_store import UNKNOWN, Dictionary
 from inspector.journal.columns import COLUMN_NAMES, Value
 from inspector.journal.index_files import index_folder, read_index
@@ -84,10 +86,11 @@ def test_calls_never_finished_are_left_out_and_a_later_change_wins(tmp_path: Pat
     assert as_json(opened) == as_json(load_journal(tmp_path / "s.jsonl"))
 
 
-def test_a_journal_changed_after_its_index_is_read_again_and_indexed_anew(tmp_path: Path) -> None:
+def test_a_journal_changed_after_its_index_is_read_again_and_its_index_left_alone(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "s.jsonl"
     journal = Journal()
-    JsonlWriter(path).attach(journal).close()
     journal.append(Stderr(hook="a", line="one"))
     JsonlWriter(path).attach(journal).close()
     assert read_index(path) is not None
@@ -95,7 +98,36 @@ def test_a_journal_changed_after_its_index_is_read_again_and_indexed_anew(tmp_pa
         out.write(dumps(Stderr(seq=2, hook="a", line="two")) + "\n")
     assert read_index(path) is None
     assert [r.line for r in open_journal(path).records] == ["one", "two"]  # type: ignore[attr-defined]
-    assert read_index(path) is not None  # and indexed again for the next open
+    assert (index_folder(path) / "meta.json").is_file()  # maybe a live writer's: not touched
+
+
+def test_a_live_sessions_journal_opened_meanwhile_keeps_its_writers_index(tmp_path: Path) -> None:
+    path = tmp_path / "live.jsonl"
+    journal = Journal()
+    writer = JsonlWriter(path).attach(journal, as_store=True)
+    journal.append(Stderr(hook="a", line="one"))
+    writer.flush()
+    os.utime(path, ns=(1, 1))  # as if a line landed after the index was last brought up to date
+    meta = (index_folder(path) / "meta.json").read_bytes()
+    assert [r.line for r in open_journal(path).records] == ["one"]  # type: ignore[attr-defined]
+    assert (index_folder(path) / "meta.json").read_bytes() == meta  # the writer's, untouched
+    journal.append(Stderr(hook="a", line="two"))
+    writer.close()
+    saved = read_index(path)
+    assert saved is not None and list(saved.seqs) == [1, 2]
+
+
+def test_a_journal_found_bad_past_its_first_lines_leaves_no_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(saved, "SCAN_BATCH", 1)  # the first lines are indexed before the bad one
+    path = tmp_path / "bad.jsonl"
+    good = [dumps(Stderr(seq=n, hook="a", line="fine")) for n in (1, 2)]
+    path.write_text(f'{good[0]}\n{good[1]}\n{{"type": "stderr", "seq": "three"}}\n')
+    for _ in range(2):  # and the second open says the same as the first
+        with pytest.raises(JournalLoadError, match=":3:"):
+            open_journal(path)
+    assert not index_folder(path).exists()
 
 
 def test_a_journal_without_an_index_is_indexed_beside_it_on_its_first_open(

@@ -3,18 +3,20 @@ index (index_files.py), and are read back as a view asks for them, so a session 
 exchanges opens as fast as a small one and holds little memory.
 
 A journal without an index that matches it (one shared without its folder, written by another
-program, or edited by hand) is read once, every line checked as load_journal checks it, and
-indexed: beside it when its folder can be written to, else in a temporary folder for this run.
+program, or edited by hand) is read, every line checked as load_journal checks it, and indexed:
+beside it when there is no index there and its folder can be written to (so the next open is
+fast), else in a temporary folder for this run.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import shutil
 import tempfile
 from pathlib import Path
 
-from inspector.journal.index_files import IndexWriter, SavedIndex, read_index
+from inspector.journal.index_files import IndexWriter, SavedIndex, index_folder, read_index
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import LINE_LIMIT, JournalLoadError, scan_journal
 from inspector.journal.records import Record
@@ -35,14 +37,10 @@ def open_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
 
 
 def index_journal(path: Path, line_limit: int = LINE_LIMIT) -> SavedIndex:
-    """Read every line of `path` and index it."""
-    try:
-        writer = IndexWriter(path)
-        folder = writer.folder
-    except OSError:
-        folder = Path(tempfile.mkdtemp(prefix="hook-inspector-index-")) / "index"
-        atexit.register(shutil.rmtree, folder.parent, True)
-        writer = IndexWriter(path, folder)
+    """Read every line of `path` and index it: beside it when nothing is there yet, else in a
+    temporary folder (an index beside it that does not match may be a live session's, still
+    being written by its writer: it is never touched)."""
+    writer = _writer_for(path)
     try:
         batch: list[tuple[Record, int, int]] = []
         for offset, size, record in scan_journal(path, line_limit):
@@ -52,9 +50,22 @@ def index_journal(path: Path, line_limit: int = LINE_LIMIT) -> SavedIndex:
                 batch.clear()
         if batch:
             writer.index(batch, path)
+    except JournalLoadError:
+        shutil.rmtree(writer.folder, ignore_errors=True)  # no index of a journal that is not one
+        raise
     except OSError as error:
+        shutil.rmtree(writer.folder, ignore_errors=True)
         raise JournalLoadError(f"{path}: cannot index it: {error.strerror or error}") from None
-    saved = read_index(path, folder)
+    saved = read_index(path, writer.folder)
     if saved is None:  # the file changed while it was read
         raise JournalLoadError(f"{path}: it changed while it was read; open it again")
     return saved
+
+
+def _writer_for(path: Path) -> IndexWriter:
+    if not index_folder(path).exists():
+        with contextlib.suppress(OSError):  # a folder that cannot be written to
+            return IndexWriter(path)
+    folder = Path(tempfile.mkdtemp(prefix="hook-inspector-index-")) / "index"
+    atexit.register(shutil.rmtree, folder.parent, True)
+    return IndexWriter(path, folder)
