@@ -48,6 +48,8 @@ EXPRESSIONS = [
     "host:claude | host:jcli",
     "state:ready",
     "42",
+    "ud800",
+    "\ud800",
 ]
 
 
@@ -86,6 +88,7 @@ def known_records() -> list[Record]:
         Exchange(hook="gate", method="hook.before_tool", status=STATUS_OK, raw_request="ǅemo"),
         Stderr(hook="gate", line="İstanbul Destructive rm -rf"),
         Stderr(hook="gate", line="destructive, keyerror: in lowercase only"),
+        Stderr(hook="gate", line="a lone surrogate: a\ud800b"),
         Exchange(
             hook="gate",
             method="hook.before_tool",

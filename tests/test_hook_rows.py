@@ -159,11 +159,12 @@ def test_the_calls_remembered_for_a_recount_are_bounded(monkeypatch: pytest.Monk
 def test_jcli_skips_come_from_its_chain_decisions_per_event() -> None:
     never = call("a", "not_sent", ms=None, action="skipped", method="post_tool_execution")
     skip = {"hook": "a", "action": "skipped (filter)", "status": "skipped"}
+    odd = {"hook": 5, "action": "skipped", "status": "skipped"}  # hand-edited: not a hook name
     ran = {"hook": "b", "action": "no change", "status": "ok"}
     journal = Journal("jcli")
     journal.append(never)
     journal.append(Decision(stage="pre_tool_execution", chain=[skip, ran]))
-    journal.append(Decision(stage="pre_tool_execution", chain=[skip]))
+    journal.append(Decision(stage="pre_tool_execution", chain=[skip, odd]))
     rows = {(row.name, row.event): row for row in HookRows(journal).hooks()}
     with tempfile.TemporaryDirectory() as folder:
         assert HookRows(reopened(journal, Path(folder))).hooks() == list(rows.values())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -227,3 +228,63 @@ def test_values_that_python_takes_for_equal_keep_codes_of_their_own() -> None:
     assert len(set(codes)) == len(values)
     numbered = [dictionary.values[COLUMN_NAMES[0]][code] for code in codes]
     assert [(type(v), v) for v in numbered] == [(type(v), v) for v in values]
+
+
+def test_a_journal_numbered_from_zero_opens_as_every_line_reads(tmp_path: Path) -> None:
+    path = tmp_path / "zero.jsonl"
+    path.write_text("".join(dumps(Stderr(seq=n, hook="a", line=str(n))) + "\n" for n in (0, 1)))
+    assert as_json(open_journal(path)) == as_json(load_journal(path))
+
+
+def test_a_journal_numbered_far_apart_by_hand_is_read_whole_not_indexed(tmp_path: Path) -> None:
+    path = tmp_path / "far.jsonl"
+    path.write_text(dumps(Stderr(seq=20_000_000, hook="a", line="far")) + "\n")
+    assert as_json(open_journal(path)) == as_json(load_journal(path))
+    assert not index_folder(path).exists()
+
+
+def test_an_index_lost_mid_session_leaves_filters_testing_records(tmp_path: Path) -> None:
+    journal = Journal()
+    writer = JsonlWriter(tmp_path / "s.jsonl").attach(journal, as_store=True)
+    first = journal.append(Stderr(hook="a", line="needle"))
+    writer.flush()
+    shutil.rmtree(index_folder(tmp_path / "s.jsonl"))  # as a full disk would end it
+    journal.append(Stderr(hook="b", line="hay"))
+    writer.flush()  # says on stderr that the index stopped
+
+    def agree(*expressions: str) -> None:
+        for expression in expressions:
+            test = compile_filter(expression)
+            expected = [p for p, record in enumerate(journal.records) if test(record)]
+            assert select(journal.records, EVERY_TYPE, test) == expected, expression
+
+    agree("needle", "hook:b", "hook:a")
+    journal.amend(first, line="changed")
+    writer.close()
+    agree("needle", "changed", "hook:b")
+
+
+async def test_a_change_not_written_yet_is_filtered_as_the_record_is_now(tmp_path: Path) -> None:
+    """In a session (an event loop) the writer writes a change a tenth of a second later."""
+    journal = Journal()
+    writer = JsonlWriter(tmp_path / "s.jsonl").attach(journal, as_store=True)
+    call = journal.append(Exchange(hook="a", method="hook.before_tool", status=STATUS_OK))
+    writer.flush()
+    journal.amend(call, action="deny")  # its index row still says no action until the flush
+    assert select(journal.records, EVERY_TYPE, compile_filter("action:deny")) == [0]
+    writer.close()
+    assert select(journal.records, EVERY_TYPE, compile_filter("action:deny")) == [0]
+
+
+def test_columns_of_a_journal_rewritten_since_it_was_opened_are_not_used(tmp_path: Path) -> None:
+    path = tmp_path / "live.jsonl"
+    journal = Journal()
+    writer = JsonlWriter(path).attach(journal, as_store=True)
+    call = journal.append(Exchange(hook="a", method="hook.before_tool", status=STATUS_OK))
+    writer.flush()
+    opened = open_journal(path)  # a second reader of a live session: its columns not read yet
+    journal.amend(call, action="deny")
+    writer.flush()  # the line written again, its index row now describing the new line
+    assert opened.records.columns.known == 0  # the rows describe lines it does not read
+    assert select(opened.records, EVERY_TYPE, compile_filter("action:deny")) == []
+    writer.close()

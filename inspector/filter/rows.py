@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from itertools import compress
 from typing import Any
 
-from inspector.journal.column_store import ABSENT_CODE, UNKNOWN
+from inspector.journal.column_store import ABSENT_CODE, KNOWN_BY, UNKNOWN
 from inspector.journal.records import Record
 from inspector.journal.store import KINDS, RecordStore
 
@@ -54,7 +54,7 @@ class Rows:
 
     def known(self) -> bytes:
         """The positions the index describes (every column has a code for them)."""
-        return self._mapped("host", lambda code: code != UNKNOWN)
+        return self._mapped(KNOWN_BY, lambda code: code != UNKNOWN)
 
     def of_kinds(self, kinds: tuple[type[Record], ...]) -> bytes:
         table = bytes(issubclass(kind, kinds) for kind in KINDS).ljust(256, b"\0")

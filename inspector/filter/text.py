@@ -9,6 +9,7 @@ from operator import gt
 
 from inspector.filter.combine import Plan, Predicate, Specialised, finish
 from inspector.filter.rows import Rows
+from inspector.journal.index_files import TEXT_ERRORS
 from inspector.journal.record_text import HAYSTACKS, Haystack
 from inspector.journal.records import Record
 from inspector.journal.store import TextBlock
@@ -54,7 +55,7 @@ def _over_texts(
     records left are read back and searched as they are."""
     sure = [needle for needle in folded + exact if _same_in_lowercase(needle)]
     unsure = [needle for needle in exact if needle not in sure]
-    words = [needle.lower().encode("utf-8", "backslashreplace") for needle in [*sure, *unsure]]
+    words = [needle.lower().encode("utf-8", TEXT_ERRORS) for needle in [*sure, *unsure]]
     words = [word for word in words if word.isascii()] if unsure else words
     found: list[int] = []
     for block in rows.store.text_blocks(rows.positions(within)):

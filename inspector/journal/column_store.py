@@ -3,8 +3,9 @@ value in every column (columns.py) as a small code, its duration, and where its 
 (record_text.py) is in the index's text file. A filter over a long session tests the codes and
 that text instead of reading records back; the hooks panel counts calls from them.
 
-A record not written yet (in flight, or in a session without a file) has code UNKNOWN in every
-column: a reader tests that record itself."""
+A record not written yet (in flight, or in a session without a file), or changed since its row
+was written, is not known: a reader tests that record itself. Whether a record is known is its
+code in KNOWN_BY (a column every record type has a value for)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ UNKNOWN, ABSENT_CODE = 0, 1  # codes every column has; a value's code is 2 or mo
 NO_DURATION = math.nan
 NO_TEXT = 0  # text offsets are plus one
 NARROW_MAX = 255
+KNOWN_BY = "host"
 
 
 class Dictionary:
@@ -38,8 +40,7 @@ class Dictionary:
         if value is ABSENT:
             return ABSENT_CODE
         codes = self._codes[name]
-        # True, 1 and 1.0 are one dict key but three values; a string is its own key (most are)
-        key = value if type(value) is str else (type(value), value)
+        key = _key(value)
         code = codes.get(key)
         if code is None:
             code = codes[key] = len(self.values[name])
@@ -50,6 +51,16 @@ class Dictionary:
     def add(self, name: str, value: Value) -> None:
         """A value read back from the index's file, in the order it was numbered."""
         self._code(name, value, [])
+
+
+def _key(value: Value) -> Any:
+    """A value's key in its column's numbering: True, 1 and 1.0 are one dict key but three
+    values (in a tuple too); a string, as most values are, is its own key."""
+    if type(value) is str:
+        return value
+    if type(value) is tuple:
+        return tuple(map(_key, value))
+    return (type(value), value)
 
 
 class Columns:
@@ -81,7 +92,7 @@ class Columns:
         self, position: int, codes: Iterable[int], duration: float | None, text: tuple[int, int]
     ) -> None:
         self.version += 1
-        if self.codes[COLUMN_NAMES[0]][position] == UNKNOWN:
+        if self.codes[KNOWN_BY][position] == UNKNOWN:
             self.known += 1
         for name, code in zip(COLUMN_NAMES, codes, strict=True):
             column = self.codes[name]
@@ -90,6 +101,13 @@ class Columns:
             column[position] = code
         self.durations[position] = NO_DURATION if duration is None else duration
         self.text_offsets[position], self.text_sizes[position] = text
+
+    def forget(self, position: int) -> None:
+        """The record at `position` changed: its row no longer says what it holds."""
+        if self.codes[KNOWN_BY][position] != UNKNOWN:
+            self.codes[KNOWN_BY][position] = UNKNOWN
+            self.known -= 1
+            self.version += 1
 
     def narrow(self, name: str) -> bytes | None:
         """The column's codes a byte each, when it keeps them so (None otherwise): what

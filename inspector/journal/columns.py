@@ -97,9 +97,11 @@ def _host(record: Any) -> str:
 def _skipped_hooks(record: Any) -> Iterable[Any]:
     """The hooks a j-cli chain decision did not run (the hooks panel counts them)."""
     return [
-        entry.get("hook")
+        entry["hook"]
         for entry in _items(record.chain)
-        if isinstance(entry, dict) and entry.get("status") == "skipped"
+        if isinstance(entry, dict)
+        and entry.get("status") == "skipped"
+        and isinstance(entry.get("hook"), str)
     ]
 
 

@@ -2,7 +2,7 @@
 wrote, where its line is, its type, its index columns (column_store.py) and its searched text,
 so that opening a saved session reads this instead of every line.
 
-`lines` and `columns` hold one fixed-size row per seq (row seq-1), written in place, so a record
+`lines` and `columns` hold one fixed-size row per seq (row `seq`), written in place, so a record
 written again after a change replaces its rows and the rows are in journal order however late a
 call finished. A row of zeros is a seq with no line. `lines` (where each line is, its type) is
 what opening a session reads; `columns` (the filter's columns, durations, where the texts are)
@@ -47,6 +47,9 @@ COLUMN_ROW_SIZE = -(-COLUMN_ROW.size // 8) * 8
 FIRST_CODE = 5  # the first column's code is the sixth 4-byte field
 READ_ROWS = 65_536  # rows read back at a time: the index's file is never held whole
 FOLDER_MODE, FILE_MODE = 0o700, 0o600
+# A hook's text may hold a lone surrogate, which UTF-8 cannot: kept as its own three bytes, so
+# that it never reads as the ASCII of an escape (a search encodes its words the same way).
+TEXT_ERRORS = "surrogatepass"
 KIND_CODES = {name: code for code, name in enumerate(RECORD_TYPES)}  # as the store numbers them
 
 
@@ -92,10 +95,7 @@ class IndexWriter:
         """Index records whose lines the journal file now holds (record, offset, size), and
         say which state of the file the index now describes. Their rows, in the same order."""
         new_values: list[tuple[str, Value]] = []
-        texts = [
-            searched_text(record).lower().encode("utf-8", "backslashreplace")
-            for record, *_ in lines
-        ]
+        texts = [searched_text(record).lower().encode("utf-8", TEXT_ERRORS) for record, *_ in lines]
         places = self._add_texts(texts)
         rows = [
             Row(
@@ -139,8 +139,8 @@ class IndexWriter:
                 for at, row in enumerate(run):
                     LINE.pack_into(line_rows, at * LINE_SIZE, row.offset, row.size, row.kind)
                     COLUMN_ROW.pack_into(column_rows, at * COLUMN_ROW_SIZE, *_columns(row))
-                os.pwrite(lines, line_rows, (run[0].seq - 1) * LINE_SIZE)
-                os.pwrite(columns, column_rows, (run[0].seq - 1) * COLUMN_ROW_SIZE)
+                os.pwrite(lines, line_rows, run[0].seq * LINE_SIZE)
+                os.pwrite(columns, column_rows, run[0].seq * COLUMN_ROW_SIZE)
         meta = json.dumps({"version": VERSION, "journal": journal_state(journal)})
         with _opened(self.folder / META) as fd:
             os.pwrite(fd, meta.ljust(META_SIZE).encode("ascii"), 0)
@@ -197,7 +197,10 @@ class SavedIndex:
     sizes: array[int]
     kinds: bytes
     folder: Path
-    kept: bytes | None  # which rows have a line, when not all of them do
+    skip: int  # rows before the first (seq 0's, when no record has it)
+    kept: bytes | None  # which of the rows after those have a line, when not all of them do
+    journal: Path
+    state: dict[str, int]  # the journal's, as the index described it when it was read
 
     @property
     def text_file(self) -> Path:
@@ -205,19 +208,28 @@ class SavedIndex:
 
     def load_columns(self) -> Columns:
         """The columns of the records with a line. Raises OSError or ValueError when the index
-        changed or went since it was opened."""
+        changed or went since it was opened (a session still being written: its rows may now
+        describe newer lines than the ones the records are read from)."""
+        self._still_as_read()
         dictionary = Dictionary()
         with (self.folder / VALUES).open(encoding="utf-8") as values:
             for line in values:
                 name, value = json.loads(line)
                 dictionary.add(name, tuple(value) if isinstance(value, list) else value)
-        fields = _read_columns(self.folder / COLUMNS, dictionary, self.kept, len(self.seqs))
+        fields = _read_columns(self.folder / COLUMNS, dictionary, self.skip, self.kept)
+        if any(len(field) != len(self.seqs) for field in fields.values()):
+            raise ValueError("the index's columns do not match its lines")
         columns = Columns(dictionary)
         for name in COLUMN_NAMES:
             columns.codes[name] = fields[name]
         columns.text_offsets, columns.durations = fields["text-offsets"], fields["durations"]
         columns.text_sizes, columns.known = fields["text-sizes"], len(self.seqs)
+        self._still_as_read()
         return columns
+
+    def _still_as_read(self) -> None:
+        if journal_state(self.journal) != self.state:
+            raise ValueError(f"{self.journal} changed since it was opened")
 
 
 def read_index(journal: Path, folder: Path | None = None) -> SavedIndex | None:
@@ -237,17 +249,20 @@ def read_index(journal: Path, folder: Path | None = None) -> SavedIndex | None:
                 kinds.frombytes(whole[12::LINE_SIZE].tobytes())
     except (OSError, ValueError, TypeError, AttributeError):
         return None  # no index, or not one this version wrote: the journal is read instead
-    seqs = array("q", range(1, len(offsets) + 1))
+    skip = 1 if offsets and offsets[0] == 0 else 0  # seq 0 is no record's, mostly
+    seqs = array("q", range(skip, len(offsets)))
+    offsets, sizes, kinds = offsets[skip:], sizes[skip:], kinds[skip:]
     kept = None
     if 0 in offsets:  # seqs with no line (calls never finished): leave their rows out
         kept = bytes(map(bool, offsets))
         seqs, offsets = _compressed(seqs, kept), _compressed(offsets, kept)
         sizes, kinds = _compressed(sizes, kept), _compressed(kinds, kept)
-    return SavedIndex(seqs, offsets, sizes, kinds.tobytes(), folder, kept)
+    state = meta["journal"]
+    return SavedIndex(seqs, offsets, sizes, kinds.tobytes(), folder, skip, kept, journal, state)
 
 
 def _read_columns(
-    path: Path, dictionary: Dictionary, kept: bytes | None, count: int
+    path: Path, dictionary: Dictionary, skip: int, kept: bytes | None
 ) -> dict[str, array[Any]]:
     """The columns file as one array per field, read a slice of rows at a time; a column with
     fewer than 256 values a byte per code, as the store keeps it (column_store.py)."""
@@ -274,10 +289,9 @@ def _read_columns(
                     else ints[index::fours]
                 )
                 fields[name].frombytes(one.tobytes())
+    fields = {name: field[skip:] for name, field in fields.items()}
     if kept is not None:
         fields = {name: _compressed(field[: len(kept)], kept) for name, field in fields.items()}
-    if any(len(field) != count for field in fields.values()):
-        raise ValueError("the index's columns do not match its lines")
     return fields
 
 

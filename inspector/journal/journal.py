@@ -52,6 +52,7 @@ class Journal:
             raise AttributeError(f"{record.type} has no field {', '.join(map(repr, unknown))}")
         for name, value in changes.items():
             setattr(record, name, value)
+        self.records.changed(record)
         for subscriber in list(self._subscribers):
             subscriber(record, False)
         return record

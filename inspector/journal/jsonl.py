@@ -129,6 +129,8 @@ class JsonlWriter:
             except OSError as error:  # no room: the journal goes on without its index
                 remove_index(self.path)
                 self._index = None
+                if self._store is not None:
+                    self._store.index_lost()
                 _say(f"cannot write the index of {self.path}: {error.strerror or error}")
         return [None] * len(placed)
 

@@ -18,11 +18,14 @@ from pathlib import Path
 
 from inspector.journal.index_files import IndexWriter, SavedIndex, index_folder, read_index
 from inspector.journal.journal import Journal
-from inspector.journal.jsonl import LINE_LIMIT, JournalLoadError, scan_journal
+from inspector.journal.jsonl import LINE_LIMIT, JournalLoadError, load_journal, scan_journal
 from inspector.journal.records import Record
 from inspector.journal.store import RecordStore
 
 SCAN_BATCH = 4096  # lines indexed together
+# An index has a row per seq up to the largest: a journal whose seqs run further ahead of its
+# records than this is read whole into memory instead (its numbers were edited by hand).
+SPARSE_FACTOR, SPARSE_SLACK = 4, 1_000_000
 
 
 def open_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
@@ -30,10 +33,17 @@ def open_journal(path: str | Path, line_limit: int = LINE_LIMIT) -> Journal:
     path = Path(path)
     saved = read_index(path)
     if saved is None:
-        saved = index_journal(path, line_limit)
+        try:
+            saved = index_journal(path, line_limit)
+        except SparseSeqs:  # numbered by hand, far apart: an index row per seq would not do
+            return load_journal(path, line_limit)
     if not saved.seqs:
         raise JournalLoadError(f"{path}: its index lists no record")
     return Journal.over(RecordStore.over_index(path, saved))
+
+
+class SparseSeqs(Exception):
+    """A record's seq is far past the number of records read (a journal edited by hand)."""
 
 
 def index_journal(path: Path, line_limit: int = LINE_LIMIT) -> SavedIndex:
@@ -43,14 +53,16 @@ def index_journal(path: Path, line_limit: int = LINE_LIMIT) -> SavedIndex:
     writer = _writer_for(path)
     try:
         batch: list[tuple[Record, int, int]] = []
-        for offset, size, record in scan_journal(path, line_limit):
+        for count, (offset, size, record) in enumerate(scan_journal(path, line_limit), 1):
+            if record.seq > SPARSE_FACTOR * count + SPARSE_SLACK:
+                raise SparseSeqs
             batch.append((record, offset, size))
             if len(batch) == SCAN_BATCH:
                 writer.index(batch, path)
                 batch.clear()
         if batch:
             writer.index(batch, path)
-    except JournalLoadError:
+    except (JournalLoadError, SparseSeqs):
         shutil.rmtree(writer.folder, ignore_errors=True)  # no index of a journal that is not one
         raise
     except OSError as error:

@@ -225,6 +225,23 @@ class RecordStore(Sequence[Record]):
         self.columns.append_unknown()
         self._in_memory += 1
 
+    def changed(self, record: Record) -> None:
+        """`record` was changed (the journal's amend): until its new line is written, its index
+        row is out of date, and readers of the columns test the record itself."""
+        columns = self._columns
+        if columns is not None and columns.known:
+            position = self.position_of(record.seq)
+            if position is not None:
+                columns.forget(position)
+
+    def index_lost(self) -> None:
+        """The writer could not go on with the index: no column or text of it is used again."""
+        self._text_file = None
+        self.saved = None
+        self._columns = Columns()
+        for _ in range(len(self)):
+            self._columns.append_unknown()
+
     def written(self, record: Record, offset: int, size: int, row: Row | None = None) -> None:
         """The journal's file holds `record`'s latest line, `size` bytes at `offset`; `row`:
         its index row, when the writer keeps an index."""
