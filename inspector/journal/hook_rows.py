@@ -104,8 +104,8 @@ class HookRows:
         records = journal.records
         if records.saved is not None and records.columns.known == len(records):
             fold_saved(self, records)  # a saved session: from the index, not every record
-        else:
-            for record in records:
+        else:  # a block at a time, past the store's cache of records read back (another thread's)
+            for _position, record in records.each(list(range(len(records)))):
                 self.fold(record, True)
         self._unsubscribe = journal.subscribe(self.fold)
 
