@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from inspector.filter.select import select
 from inspector.journal import saved
 from inspector.journal.column_store import UNKNOWN, Dictionary
 from inspector.journal.columns import COLUMN_NAMES, Value
-from inspector.journal.index_files import index_folder, read_index
+from inspector.journal.index_files import SavedIndex, index_folder, read_index
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JournalLoadError, JsonlWriter, dumps, load_journal
 from inspector.journal.records import (
@@ -288,3 +289,23 @@ def test_columns_of_a_journal_rewritten_since_it_was_opened_are_not_used(tmp_pat
     assert opened.records.columns.known == 0  # the rows describe lines it does not read
     assert select(opened.records, EVERY_TYPE, compile_filter("action:deny")) == []
     writer.close()
+
+
+def test_a_journal_written_to_while_it_is_indexed_opens_with_what_was_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "growing.jsonl"
+    path.write_text(dumps(Stderr(seq=1, hook="a", line="one")) + "\n")
+    real_read_index = saved.read_index
+
+    def read_after_a_writer_appended(*args: Any, **options: Any) -> SavedIndex | None:
+        if len(args) == 2:  # the index just made: a live session's next line lands meanwhile
+            with path.open("a", encoding="utf-8") as out:
+                out.write(dumps(Stderr(seq=2, hook="a", line="two")) + "\n")
+        return real_read_index(*args, **options)
+
+    monkeypatch.setattr(saved, "read_index", read_after_a_writer_appended)
+    opened = open_journal(path)
+    assert [r.line for r in opened.records] == ["one"]  # type: ignore[attr-defined]
+    test = compile_filter("one")  # its columns describe an older file: records are tested
+    assert select(opened.records, EVERY_TYPE, test) == [0]

@@ -232,13 +232,18 @@ class SavedIndex:
             raise ValueError(f"{self.journal} changed since it was opened")
 
 
-def read_index(journal: Path, folder: Path | None = None) -> SavedIndex | None:
+def read_index(
+    journal: Path, folder: Path | None = None, *, just_written: bool = False
+) -> SavedIndex | None:
     """The index of `journal` (in `folder`, or beside it) when there is one that describes the
-    file as it is now."""
+    file as it is now; `just_written`: one describing the file as it was when it was indexed
+    (a journal still being written grows meanwhile: what was read is what it shows)."""
     folder = folder or index_folder(journal)
     try:
         meta = json.loads((folder / META).read_text(encoding="ascii"))
-        if meta.get("version") != VERSION or meta.get("journal") != journal_state(journal):
+        if meta.get("version") != VERSION:
+            return None
+        if not just_written and meta.get("journal") != journal_state(journal):
             return None
         offsets, sizes, kinds = array("q"), array("I"), array("B")
         with (folder / LINES).open("rb") as file:

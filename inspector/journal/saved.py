@@ -68,9 +68,9 @@ def index_journal(path: Path, line_limit: int = LINE_LIMIT) -> SavedIndex:
     except OSError as error:
         shutil.rmtree(writer.folder, ignore_errors=True)
         raise JournalLoadError(f"{path}: cannot index it: {error.strerror or error}") from None
-    saved = read_index(path, writer.folder)
-    if saved is None:  # the file changed while it was read
-        raise JournalLoadError(f"{path}: it changed while it was read; open it again")
+    saved = read_index(path, writer.folder, just_written=True)
+    if saved is None:
+        raise JournalLoadError(f"{path}: its index could not be read back")
     return saved
 
 
