@@ -18,7 +18,7 @@ import pytest
 from inspector.filter import compile_filter
 from inspector.filter.select import select
 from inspector.journal import saved
-from inspector.journal.column_store import UNKNOWN, Dictionary
+from inspector.journal.column_store import UNKNOWN, Columns, Dictionary
 from inspector.journal.columns import COLUMN_NAMES, Value
 from inspector.journal.index_files import SavedIndex, index_folder, read_index
 from inspector.journal.journal import Journal
@@ -35,6 +35,11 @@ from inspector.journal.records import (
 from inspector.journal.saved import open_journal
 
 EVERY_TYPE = tuple(RECORD_TYPES.values())
+
+
+def value_of(columns: Columns, name: str, position: int) -> object:
+    """A column's value for the record at `position`, as the index keeps it."""
+    return columns.dictionary.values[name][columns.codes[name][position]]
 
 
 def as_json(journal: Journal) -> list[dict[str, object]]:
@@ -63,7 +68,7 @@ def test_a_session_the_app_wrote_opens_through_its_index_as_every_line_reads(
     assert as_json(opened) == as_json(load_journal(demo_journal))
     columns = opened.records.columns
     assert columns.known == len(opened)
-    assert {columns.value("hook", p) for p in range(len(opened))} >= {"redactor", "weather"}
+    assert {value_of(columns, "hook", p) for p in range(len(opened))} >= {"redactor", "weather"}
 
 
 def test_the_index_and_its_text_are_as_private_as_the_journal(demo_journal: Path) -> None:
@@ -84,7 +89,7 @@ def test_calls_never_finished_are_left_out_and_a_later_change_wins(tmp_path: Pat
     opened = open_journal(tmp_path / "s.jsonl")
     assert [r.seq for r in opened.records] == [1, 3]
     assert [f.code for f in opened.records[0].findings] == ["late-answer"]
-    assert opened.records.columns.value("finding", 0) == ("late-answer",)
+    assert value_of(opened.records.columns, "finding", 0) == ("late-answer",)
     assert as_json(opened) == as_json(load_journal(tmp_path / "s.jsonl"))
 
 
@@ -186,11 +191,11 @@ def test_records_not_written_yet_have_unknown_columns_and_written_ones_their_val
     pending = journal.append(Exchange(hook="a", method="hook.before_tool", status=STATUS_PENDING))
     writer.flush()
     columns = journal.records.columns
-    assert columns.value("turn", 0) == "Turn-1" and columns.value("kind", 0) == "turn_start"
+    assert value_of(columns, "turn", 0) == "Turn-1" and value_of(columns, "kind", 0) == "turn_start"
     assert columns.codes["hook"][1] == UNKNOWN
     journal.amend(pending, status=STATUS_OK, duration_ms=2.5)
     writer.close()
-    assert (columns.value("status", 1), columns.duration(1)) == ("ok", 2.5)
+    assert (value_of(columns, "status", 1), columns.durations[1]) == ("ok", 2.5)
     (block,) = journal.records.text_blocks([0, 1])
     starts, ends = block.bounds()
     assert block.positions == [0, 1]

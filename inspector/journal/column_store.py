@@ -77,9 +77,6 @@ class Columns:
         self.version = 0  # changes with every change to the codes
         self._narrow: dict[str, tuple[int, bytes | None]] = {}
 
-    def __len__(self) -> int:
-        return len(self.durations)
-
     def append_unknown(self) -> None:
         self.version += 1
         for codes in self.codes.values():
@@ -119,11 +116,3 @@ class Columns:
         narrow = codes.tobytes() if codes.typecode == "B" else None
         self._narrow[name] = (self.version, narrow)
         return narrow
-
-    def value(self, name: str, position: int) -> Any:
-        """The column's value for the record at `position` (UNKNOWN's is None)."""
-        return self.dictionary.values[name][self.codes[name][position]]
-
-    def duration(self, position: int) -> float | None:
-        duration = self.durations[position]
-        return None if math.isnan(duration) else duration
