@@ -13,6 +13,7 @@ from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.records import Exchange
 from inspector.tui.app import InspectorApp
 from inspector.tui.launch import read_only_session
+from inspector.tui.widgets.record_list import RecordList
 
 CALL = {"tool": "exec", "arguments": {"command": "ls"}}
 LIVE_AND_OPENED = pytest.mark.parametrize("kind", ["live", "opened"])
@@ -144,3 +145,15 @@ async def test_the_filter_field_remembers_what_was_submitted(tmp_path: Path) -> 
         assert field.value == "hook:alpha"
         await pilot.press("down", "down")
         assert field.value == ""
+
+
+async def test_a_filter_settling_as_the_app_closes_is_no_crash(tmp_path: Path) -> None:
+    """The filter applies a moment after the last key: when the app closes in that moment, the
+    timer fires as the lists go (it raised NoMatches, seen at the end of a screenshot run)."""
+    app = await two_hellos("live", tmp_path)
+    async with running(app) as pilot:
+        await until(pilot, lambda: len(listed(app)) == 2, what="two hellos")
+        app.query_one("#filter", Input).value = "hook:beta"  # as if typed
+        for records in app.query(RecordList):
+            await records.remove()  # as the app's closing removes them
+        await until(pilot, lambda: app._filter_timer is None, what="the filter settled")

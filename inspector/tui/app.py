@@ -47,6 +47,7 @@ from inspector.tui.widgets.event_stream import EventStream
 from inspector.tui.widgets.exchange_list import ExchangeList
 from inspector.tui.widgets.history_input import HistoryInput
 from inspector.tui.widgets.hooks_panel import HooksPanel
+from inspector.tui.widgets.record_list import RecordList
 from inspector.tui.widgets.status_line import SessionState, StatusLine
 
 REFRESH_S = 0.5
@@ -409,7 +410,8 @@ class InspectorApp(App[int]):
         from inspector.filter import FilterError, compile_filter
 
         try:
-            marked = self.query_one(ExchangeList).marked
+            exchanges = [rows for rows in self._record_lists() if isinstance(rows, ExchangeList)]
+            marked = exchanges[0].marked if exchanges else set()
             predicate = compile_filter(event.value, marked) if event.value.strip() else None
         except FilterError as error:
             self._filter_problem(event.input, f"{error.message} (column {error.position + 1})")
@@ -427,9 +429,15 @@ class InspectorApp(App[int]):
             self._filter_timer.stop()
             self._filter_timer = None
         predicate = self._filter_predicate
-        for records in (self.query_one(ExchangeList), self.query_one(EventStream)):
+        for records in self._record_lists():
             records.set_filter(None if self._highlighting else predicate)
             records.set_highlight(predicate if self._highlighting else None)
+
+    def _record_lists(self) -> list[RecordList]:
+        """The exchange list and the event stream, under any dialog; none while the app closes
+        (a filter settling then finds nothing to filter)."""
+        main = self.screen_stack[0] if self.screen_stack else None
+        return [*main.query(ExchangeList), *main.query(EventStream)] if main else []
 
     def action_toggle_highlight(self) -> None:
         self._highlighting = not self._highlighting
