@@ -77,6 +77,14 @@ class Columns:
         self.version = 0  # changes with every change to the codes
         self._narrow: dict[str, tuple[int, bytes | None]] = {}
 
+    @classmethod
+    def unknown(cls, count: int) -> Columns:
+        """Columns for `count` records none of which the index describes."""
+        columns = cls()
+        for _ in range(count):
+            columns.append_unknown()
+        return columns
+
     def append_unknown(self) -> None:
         self.version += 1
         for codes in self.codes.values():

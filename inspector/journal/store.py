@@ -10,8 +10,8 @@ next read gets the new line.
 Without a file (`attach_file` never called) it is a list of records, as it always was.
 
 Beside the records, `columns` holds each written record's index columns (column_store.py), and
-`texts` reads records' searched text from the index's text file; a saved session opened through
-its index (`over_index`) starts with every record on disk only."""
+`text_blocks` reads records' searched text from the index's text file; a saved session opened
+through its index (`over_index`) starts with every record on disk only."""
 
 from __future__ import annotations
 
@@ -88,10 +88,7 @@ class RecordStore(Sequence[Record]):
         try:
             return self.saved.load_columns()
         except (OSError, ValueError):
-            columns = Columns()
-            for _ in range(len(self)):
-                columns.append_unknown()
-            return columns
+            return Columns.unknown(len(self))
 
     def attach_file(self, path: Path, text_file: Path | None = None) -> None:
         """Records written to `path` (by the journal's writer) may be let go from memory; their
@@ -238,9 +235,7 @@ class RecordStore(Sequence[Record]):
         """The writer could not go on with the index: no column or text of it is used again."""
         self._text_file = None
         self.saved = None
-        self._columns = Columns()
-        for _ in range(len(self)):
-            self._columns.append_unknown()
+        self._columns = Columns.unknown(len(self))
 
     def written(self, record: Record, offset: int, size: int, row: Row | None = None) -> None:
         """The journal's file holds `record`'s latest line, `size` bytes at `offset`; `row`:
