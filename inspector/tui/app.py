@@ -409,10 +409,13 @@ class InspectorApp(App[int]):
     def _filter_changed(self, event: Input.Changed) -> None:
         from inspector.filter import FilterError, compile_filter
 
+        exchanges = [rows for rows in self._record_lists() if isinstance(rows, ExchangeList)]
+        if not exchanges:  # the app is closing: its lists, and the filter's bar, are going
+            return
         try:
-            exchanges = [rows for rows in self._record_lists() if isinstance(rows, ExchangeList)]
-            marked = exchanges[0].marked if exchanges else set()
-            predicate = compile_filter(event.value, marked) if event.value.strip() else None
+            predicate = (
+                compile_filter(event.value, exchanges[0].marked) if event.value.strip() else None
+            )
         except FilterError as error:
             self._filter_problem(event.input, f"{error.message} (column {error.position + 1})")
             return
