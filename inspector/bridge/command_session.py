@@ -107,7 +107,7 @@ class CommandSession:
         try:
             raw = await asyncio.wait_for(self._read_event(), self.deadline.left_s())
             event = self._event(raw)
-        except (asyncio.TimeoutError, OSError):
+        except (TimeoutError, OSError):
             return  # it never finished sending: whatever it waits for, nothing is owed
         except NotAnEvent as problem:
             self._noise(problem.raw, str(problem))
@@ -194,7 +194,7 @@ class CommandSession:
         unanswered: list[Finding] = []
         try:
             output = await asyncio.wait_for(self._deciding, self.deadline.left_s())
-        except asyncio.TimeoutError:
+        except TimeoutError:
             output = ABSENT
             why = f"{self.deadline.describe()} passed before hook-inspector's hooks answered"
             unanswered.append(Finding(DEADLINE_CODE, "warning", why, NO_ANSWER))

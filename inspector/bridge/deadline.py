@@ -219,8 +219,9 @@ async def within_deadline(
     unsubscribe = journal.subscribe(note_held)
     reset = CALL_DEADLINE.set(deadline)
     try:
-        outcome = await asyncio.wait_for(run, deadline.left_s())
-    except asyncio.TimeoutError:
+        async with asyncio.timeout(deadline.left_s()):  # no task of its own, unlike wait_for
+            outcome = await run
+    except TimeoutError:
         return _fallback(journal, deadline, stage, params, source=source, turn=turn)
     finally:
         CALL_DEADLINE.reset(reset)

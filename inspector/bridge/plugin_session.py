@@ -215,7 +215,7 @@ class PluginSession:
         found: list[Finding] = []
         try:
             answer = await asyncio.wait_for(deciding, deadline.left_s())
-        except asyncio.TimeoutError:
+        except TimeoutError:
             why = f"{deadline.describe()} passed before hook-inspector's hooks answered"
             found.append(Finding(DEADLINE_CODE, "warning", why, ON_ITS_OWN))
         except asyncio.CancelledError:

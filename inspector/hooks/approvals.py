@@ -177,7 +177,7 @@ class Approvals:
         future = self.request(prompt)
         try:
             return await asyncio.wait_for(asyncio.shield(future), self.patience(prompt))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             # a decision in the same loop turn as the timeout still counts
             if future.done():
                 return future.result()

@@ -201,7 +201,7 @@ async def _wait_or_kill(
     """Wait for the exit; at the timeout kill the tree, wait for the exit, and say so."""
     try:
         await asyncio.wait_for(watch.exited.wait(), timeout_s)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         _kill_group(process.get_pid())
         await watch.exited.wait()
         return True

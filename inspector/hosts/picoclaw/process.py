@@ -287,7 +287,7 @@ class ProcessHook:
             stdin.write(line)
             if stdin.transport.get_write_buffer_size():  # the pipe is full: wait, within limits
                 await asyncio.wait_for(stdin.drain(), self.defaults.observer_timeout_ms / 1000)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return f"write timed out after {self.defaults.observer_timeout_ms} ms"
         except (BrokenPipeError, ConnectionResetError) as exc:
             return f"write failed: {exc}"
@@ -336,7 +336,7 @@ class ProcessHook:
         self._pending[rpc_id] = (future, exchange)
         try:
             answered = await _answer(proc.stdin, future, timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             reason = f"no answer within {timeout_ms} ms"
             if self._child is not None and self._child.stdout.ended.is_set():
                 reason += " (the hook closed its stdout: no answer can arrive)"
@@ -526,7 +526,7 @@ async def _drain_then(stdin: asyncio.StreamWriter, future: asyncio.Future[_Answe
 
 def _expire(future: asyncio.Future[_Answered]) -> None:
     if not future.done():
-        future.set_exception(asyncio.TimeoutError())
+        future.set_exception(TimeoutError())
 
 
 def _answer_status(method: str, line: RpcLine) -> tuple[str, str | None]:

@@ -12,7 +12,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from inspector.hosts.picoclaw import templates
@@ -517,6 +517,6 @@ def _truncate(text: str, limit: int) -> str:
 def _rfc3339_nano(ns: int) -> str:
     """time.Time as Go marshals it (RFC3339Nano, trailing zeros dropped), in UTC."""
     seconds, fraction = divmod(ns, 1_000_000_000)
-    stamp = datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    stamp = datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S")
     digits = f"{fraction:09d}".rstrip("0")
     return f"{stamp}.{digits}Z" if digits else f"{stamp}Z"
