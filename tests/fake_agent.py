@@ -36,8 +36,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import fcntl
 import json
+import struct
 import sys
+import termios
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,7 +156,7 @@ class FakeAgent:
         await self._write(exchange.request)
         try:
             await asyncio.wait_for(asyncio.shield(answered), timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._pending.pop(exchange.id, None)
             exchange.outcome = "timeout"
         return exchange
@@ -184,11 +187,22 @@ class FakeAgent:
             process.stdin.close()
         try:
             await asyncio.wait_for(process.wait(), wait_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             process.kill()
             await process.wait()
         await asyncio.gather(*self._tasks)
         return process.returncode if process.returncode is not None else -1
+
+    async def write_raw(self, data: bytes) -> None:
+        """Bytes as they are, for what PicoClaw writes in pieces or never writes."""
+        await self._write(data)
+
+    def unread_input(self) -> int:
+        """Bytes written to the hook's stdin that nobody has read yet (FIONREAD on the pipe)."""
+        stdin = self.process.stdin
+        assert stdin is not None
+        fd = stdin.transport.get_extra_info("pipe").fileno()
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
     async def _write(self, line: bytes) -> None:
         stdin = self.process.stdin

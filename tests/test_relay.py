@@ -20,8 +20,8 @@ from conftest import wait_for
 from fake_agent import FakeAgent, go_json
 
 from inspector.relay import wire
+from inspector.relay.agent_in import AgentIn
 from inspector.relay.lines import NotAnAnswer, answer_id, classify
-from inspector.relay.stdio import read_line
 
 MODES = ["observe", "tool", "approve"]
 F = TypeVar("F", bound=Callable[..., Awaitable[None]])
@@ -548,19 +548,50 @@ def test_a_line_that_only_starts_like_an_answer_is_not_one() -> None:
 
 
 @bounded(10)
-async def test_read_line_in_awkward_chunks_and_over_the_limit() -> None:
-    reader = asyncio.StreamReader(limit=64)
+async def test_agent_input_in_awkward_chunks_and_over_the_limit() -> None:
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    got: list[tuple[str, bytes]] = []
+    ended = asyncio.Event()
+    agent_in = AgentIn(
+        read_end,
+        64,
+        lambda line: got.append(("line", line)),
+        lambda head: got.append(("oversized", head)),
+        ended.set,
+        watchable=True,
+    )
     big = b'{"jsonrpc":"2.0","id":7,"method":"hook.before_llm","params":"' + b"x" * 200 + b'"}\n'
     data = b'{"a":1}\n' + big + b"tail"
+    agent_in.start(b'{"b"')  # what someone else read of the pipe before
     for start in range(0, len(data), 5):
-        reader.feed_data(data[start : start + 5])
-    reader.feed_eof()
+        os.write(write_end, data[start : start + 5])
+        await asyncio.sleep(0)  # let the reader take each piece on its own
+    os.close(write_end)
+    await ended.wait()
+    os.close(read_end)
 
-    assert await read_line(reader) == (b'{"a":1}\n', True)
-    head, whole = await read_line(reader)
-    assert not whole and classify(head).id_json == "7"
-    assert await read_line(reader) == (b"tail", True)
-    assert await read_line(reader) == (b"", True)
+    assert got[0] == ("line", b'{"b"{"a":1}\n')
+    kind, head = got[1]
+    assert kind == "oversized" and classify(head).id_json == "7"
+    assert got[2:] == [("line", b"tail")]
+
+
+@bounded(10)
+async def test_agent_input_stops_and_gives_back_a_line_begun() -> None:
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    lines: list[bytes] = []
+    agent_in = AgentIn(read_end, 64, lines.append, lines.append, lambda: None, watchable=True)
+    agent_in.start()
+    os.write(write_end, b'{"a":1}\n{"b":')
+    await wait_for(lambda: lines == [b'{"a":1}\n'])  # both pieces came in one read
+    assert agent_in.stop() == b'{"b":'
+    os.write(write_end, b"2}\n")
+    assert os.read(read_end, 100) == b"2}\n"  # left in the pipe for whoever reads next
+    os.close(write_end)
+    os.close(read_end)
+    assert lines == [b'{"a":1}\n']
 
 
 @bounded(20)

@@ -10,7 +10,7 @@ from typing import Any
 from inspector.bridge.command_greeting import CommandGreeting, read_command
 from inspector.host_names import OPENCLAW
 from inspector.relay.command_wire import COMMAND_KEY
-from inspector.relay.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, WIRE_VERSION
+from inspector.relay.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, PIPES_KEY, WIRE_VERSION
 from inspector.safe_text import one_line
 
 NAME_LIMIT = 64
@@ -27,6 +27,8 @@ class Greeting:
     modes: tuple[str, ...] = ()  # from the agent's hook.hello, when the relay saw it before us
     command: CommandGreeting | None = None  # a command hook's relay: one event, then it hangs up
     plugin: str | None = None  # an in-process plugin's bridge (the host it runs in): many calls
+    hello: dict[str, Any] | None = None  # the agent's hook.hello request, when the relay saw it
+    pipes: int | None = None  # the agent's pipes came with it, and this many bytes of its input
 
 
 class Refused(Exception):
@@ -59,14 +61,25 @@ def read_greeting(line: bytes, token: str | None) -> Greeting:
     if isinstance(command, str):
         raise Refused(command, name)
     plugin = _plugin(message[PLUGIN_KEY], name) if PLUGIN_KEY in message else None
+    hello = message.get("hello") if isinstance(message.get("hello"), dict) else None
     return Greeting(
         name=name,
         pid=pid if _whole(pid) else None,
         deadlines_ms=_deadlines(message.get("deadlines_ms"), name),
-        modes=_modes(message.get("hello")),
+        modes=_modes(hello),
         command=command,
         plugin=plugin,
+        hello=hello,
+        pipes=_pipes(message.get(PIPES_KEY), name),
     )
+
+
+def _pipes(raw: Any, name: str) -> int | None:
+    if raw is None:
+        return None
+    if not _whole(raw) or raw < 0:
+        raise Refused("pipes is not a number of bytes", name)
+    return int(raw)
 
 
 def _plugin(raw: Any, name: str) -> str:

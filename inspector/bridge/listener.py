@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspector.bridge.agent_pipes import AgentPipes
 from inspector.bridge.command_session import CommandSession
 from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
+from inspector.bridge.first_line import FirstLine, TooLong, read_first_line
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.plugin_session import PluginSession
 from inspector.bridge.refusals import REFUSED, RefusalLog
@@ -234,20 +236,22 @@ class Listener:
 
     async def _accept(self, conn: socket.socket) -> None:
         assert self._doorway is not None
-        done_greeting = self._doorway.leave
         try:
-            reader, writer = await asyncio.open_connection(sock=conn, limit=STREAM_LIMIT)
+            first, problem = await _first_line(conn)
+            reader, writer = await _streams(conn, first.rest)
         except OSError:
             conn.close()
-            done_greeting()
+            self._doorway.leave()
             return
         self._connections.add(writer)
         try:
             peer = _peer(writer)
             try:
-                greeting = await self._greet(reader, writer, peer)
+                greeting = self._greet(first.line, problem, writer, peer)
             finally:
-                done_greeting()
+                self._doorway.leave()
+            pipes = _lent_pipes(greeting, first) if greeting is not None else None
+            first.close_fds()  # those not taken
             if greeting is None:
                 return
             if greeting.command is not None:
@@ -258,11 +262,18 @@ class Listener:
                 return
             label = self._label(greeting.name)
             session = RelaySession(
-                self.engine, label, greeting, reader, writer, peer=peer, max_line=self.max_line
+                self.engine,
+                label,
+                greeting,
+                reader,
+                writer,
+                peer=peer,
+                max_line=self.max_line,
+                pipes=pipes,
             )
             self.sessions[label] = session
             self._connections.discard(writer)
-            writer.write(wire.welcome(True))
+            writer.write(wire.welcome(True, pipes=pipes is not None))
             try:
                 await session.serve()
             finally:
@@ -298,18 +309,11 @@ class Listener:
         finally:
             del self.plugin_sessions[label]
 
-    async def _greet(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peer: str
+    def _greet(
+        self, line: bytes, problem: str | None, writer: asyncio.StreamWriter, peer: str
     ) -> Greeting | None:
-        try:
-            line = await asyncio.wait_for(reader.readline(), GREETING_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            self._refuse(writer, DEFAULT_NAME, peer, "no greeting in time")
-            return None
-        except ValueError:  # past the stream limit
-            self._refuse(writer, DEFAULT_NAME, peer, "the greeting line is too long")
-            return None
-        except OSError:
+        if problem is not None:
+            self._refuse(writer, DEFAULT_NAME, peer, problem)
             return None
         if not line:
             return None  # connected and left without a word: a probe, nothing to record
@@ -359,6 +363,50 @@ def _clear_stale(path: Path) -> None:
             path.unlink(missing_ok=True)
             return
     raise ListenError(f"another inspector is listening on {path}")
+
+
+async def _first_line(conn: socket.socket) -> tuple[FirstLine, str | None]:
+    """The greeting line, with any descriptors sent with it; or why there is none."""
+    try:
+        first = await asyncio.wait_for(read_first_line(conn, STREAM_LIMIT), GREETING_TIMEOUT_S)
+    except TimeoutError:
+        return FirstLine(b""), "no greeting in time"
+    except TooLong:
+        return FirstLine(b""), "the greeting line is too long"
+    return first, None
+
+
+async def _streams(
+    conn: socket.socket, rest: bytes
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Streams over `conn`, whose reader starts with `rest` (read with the greeting)."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=STREAM_LIMIT)
+    if rest:
+        reader.feed_data(rest)
+    protocol = asyncio.StreamReaderProtocol(reader)
+    transport, _ = await loop.connect_accepted_socket(lambda: protocol, sock=conn)
+    return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+
+
+def _lent_pipes(greeting: Greeting, first: FirstLine) -> AgentPipes | None:
+    """The agent's pipes a relay sent with its greeting, taken out of `first` when usable: a
+    PicoClaw relay's, exactly stdin and stdout, each a pipe or a socket."""
+    if greeting.pipes is None or greeting.command or greeting.plugin or len(first.fds) != 2:
+        return None
+    if not all(_pipe_like(fd) for fd in first.fds):
+        return None
+    stdin, stdout = first.fds
+    first.fds.clear()
+    return AgentPipes(stdin, stdout, greeting.pipes)
+
+
+def _pipe_like(fd: int) -> bool:
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _peer(writer: asyncio.StreamWriter) -> str:

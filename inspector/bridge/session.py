@@ -1,4 +1,6 @@
-"""One connected relay: its agent's JSON-RPC lines come in, the inspector's answers go out.
+"""One connected relay: its agent's JSON-RPC lines come in, the inspector's answers go out. They
+come through the relay's socket, or straight from the agent's pipes when the relay lent them
+(see wire.py; the socket then only tells whether the relay is alive).
 
 Each request is answered on its own task, so a slow approval never holds up another call; every
 request and its answer are journaled as an exchange of the relay (source `relay:<label>`) with
@@ -16,6 +18,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge import answers
+from inspector.bridge.agent_pipes import AgentPipes
 from inspector.bridge.deadline import CallDeadline, answer_relayed
 from inspector.bridge.greeting import Greeting
 from inspector.host_names import PICOCLAW
@@ -32,7 +35,7 @@ from inspector.journal.records import (
 from inspector.protocol.framing import Line, LineSplitter
 from inspector.protocol.jsonrpc import go_json
 from inspector.protocol.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD
-from inspector.relay.wire import deadline_kind
+from inspector.relay.wire import deadline_kind, returned
 
 if TYPE_CHECKING:
     from inspector.engine import Engine
@@ -59,14 +62,20 @@ class RelaySession:
         *,
         peer: str,
         max_line: int,
+        pipes: AgentPipes | None = None,
     ) -> None:
         self.engine = engine
         self.label = label
         self.source = f"relay:{label}"
         self.greeting = greeting
         self.peer = peer
-        self._reader = reader
-        self._writer = writer
+        self._reader = reader  # the relay's socket
+        self._link = writer
+        self._writer = writer  # where answers go: the socket, or the agent's stdout when lent
+        self._pipes = pipes
+        self._relay_gone = False
+        self._splitter = LineSplitter(max_line)
+        self._hello = greeting.hello  # given back with the pipes, for the relay's next greeting
         self._max_line = max_line
         self._calls: dict[asyncio.Task[None], CallDeadline | None] = {}
         self._events: set[asyncio.Task[None]] = set()
@@ -83,13 +92,15 @@ class RelaySession:
 
     async def serve(self) -> None:
         self._lifecycle(CONNECTED, self._describe())
-        splitter = LineSplitter(self._max_line)
         gone = True
         try:
-            while chunk := await self._reader.read(READ_CHUNK):
-                for line in splitter.feed(chunk):
-                    self._on_line(line)
-            gone = _hung_up(self._writer)
+            if self._pipes is None:
+                while chunk := await self._reader.read(READ_CHUNK):
+                    for line in self._splitter.feed(chunk):
+                        self._on_line(line)
+                gone = _hung_up(self._writer)
+            else:
+                gone = await self._serve_pipes(self._pipes)
         except OSError:
             pass  # reset by the relay: it is gone
         finally:
@@ -103,18 +114,56 @@ class RelaySession:
             if self._stopping:
                 answered = self._answered_on_stop
                 detail = f"the inspector stopped; {answered} pending call(s) got the fallback"
-            self._writer.close()
+            await self._let_go(gone)
             self._lifecycle(DISCONNECTED, detail)
             self._done.set()
 
     async def close(self) -> None:
-        """The inspector stops: each pending call gets its fallback answer, then the line closes."""
+        """The inspector stops: each pending call gets its fallback answer, then the line closes
+        (lent pipes go back to the relay)."""
         self._stopping = True
+        if self._pipes is not None:
+            self._pipes.stop_reading()
         self._answered_on_stop = await self._cancel_calls()
-        self._writer.close()
-        with contextlib.suppress(OSError, asyncio.TimeoutError):
-            await asyncio.wait_for(self._writer.wait_closed(), CLOSE_GRACE_S)
+        if self._pipes is None:
+            self._writer.close()
+            with contextlib.suppress(OSError, asyncio.TimeoutError):
+                await asyncio.wait_for(self._writer.wait_closed(), CLOSE_GRACE_S)
         await self._done.wait()
+
+    async def _serve_pipes(self, pipes: AgentPipes) -> bool:
+        """Read the agent's lent stdin until it ends; True when the relay went first."""
+        try:
+            already_read = await self._reader.readexactly(pipes.relay_read)
+        except asyncio.IncompleteReadError:
+            self._relay_gone = True
+            return True
+        self._writer = await pipes.open_stdout()
+        await pipes.read(self._splitter, self._on_line, already_read)
+        if self._stopping:  # close() came while the pipes were opening
+            pipes.stop_reading()
+        watch = asyncio.create_task(self._watch_relay(pipes))
+        await pipes.ended()
+        watch.cancel()
+        return self._relay_gone
+
+    async def _watch_relay(self, pipes: AgentPipes) -> None:
+        """A relay that lent its pipes sends nothing more: the socket ends when it does."""
+        with contextlib.suppress(OSError):
+            while await self._reader.read(READ_CHUNK):
+                pass
+        self._relay_gone = True
+        pipes.stop_reading()
+
+    async def _let_go(self, relay_gone: bool) -> None:
+        pipes = self._pipes
+        if pipes is not None and relay_gone:
+            pipes.abandon()
+        elif pipes is not None:
+            unfinished = pipes.stop_reading()
+            await pipes.close(CLOSE_GRACE_S)  # our last answers reach the agent before the relay's
+            self._link.write(returned(unfinished, self._hello))
+        self._link.close()
 
     async def _cancel_calls(self) -> int:
         calls = list(self._calls)
@@ -138,6 +187,8 @@ class RelaySession:
         if not isinstance(message, dict) or not isinstance(message.get("method"), str):
             self._noise(line, "relay-not-a-request", "neither a request nor a notification")
             return
+        if message["method"] == HELLO:
+            self._hello = message
         text = line.data.decode("utf-8", errors="replace")
         if message.get("id") is None:
             self._notification(line, message)
@@ -303,7 +354,8 @@ class RelaySession:
     def _describe(self) -> str:
         deadlines = ", ".join(f"{kind} {ms} ms" for kind, ms in self.greeting.deadlines_ms.items())
         modes = f"; modes {', '.join(self.greeting.modes)}" if self.greeting.modes else ""
-        return f"via {self.peer}; the agent's deadlines: {deadlines}{modes}"
+        lent = "; reading the agent's pipes it lent" if self._pipes else ""
+        return f"via {self.peer}{lent}; the agent's deadlines: {deadlines}{modes}"
 
     def _lifecycle(self, state: str, detail: str) -> None:
         self.engine.journal.append(

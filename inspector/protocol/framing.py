@@ -50,6 +50,10 @@ class LineSplitter:
                     lines.append(Line(data, len(data)))
             start = end + 1
 
+    def unfinished(self) -> bytes:
+        """The bytes of a line begun and not ended (none once past the keep limit)."""
+        return b"" if self._dropped else bytes(self._buffer)
+
     def close(self) -> list[Line]:
         """The unterminated tail, if any, as a last line."""
         if self._buffer or self._dropped:

@@ -22,10 +22,11 @@ if TYPE_CHECKING:
     from inspector.relay.link import Endpoint
 
 DESCRIPTION = """\
-Run by an agent as its process hook: copies the agent's JSON-RPC lines to a running
-hook-inspector and its answers back, unchanged. With no inspector listening (or when it is
-too slow for the agent's deadline) the relay answers by itself as PicoClaw does with a dead
-hook: interceptors continue, approvals are denied."""
+Run by an agent as its process hook: lends the agent's pipes to a running hook-inspector,
+which reads its JSON-RPC lines and answers them itself (over TCP, or with files for stdin and
+stdout, the relay copies the lines and the answers, unchanged). With no inspector listening
+(or, when copying, one too slow for the agent's deadline) the relay answers by itself as
+PicoClaw does with a dead hook: interceptors continue, approvals are denied."""
 
 
 def build_parser() -> argparse.ArgumentParser:

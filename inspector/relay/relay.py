@@ -1,7 +1,9 @@
-"""The relay: the process an agent runs as its hook. It copies the agent's lines to hook-inspector
-and the inspector's answers back, unchanged, and answers by itself whenever the inspector cannot:
-when none is running, when it refuses, when the connection drops, or when an answer would be later
-than the agent's deadline. See `inspector.relay.wire` for the other side of the socket."""
+"""The relay: the process an agent runs as its hook. Over a Unix socket it lends the agent's pipes
+to hook-inspector, which then reads the requests and writes the answers itself; otherwise (TCP,
+files, an older inspector) it copies the agent's lines to the inspector and its answers back,
+unchanged. Whenever the inspector cannot answer (none is running, it refuses, the connection
+drops, an answer would be later than the agent's deadline) the relay answers by itself. See
+`inspector.relay.wire` for the other side of the socket."""
 
 from __future__ import annotations
 
@@ -13,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.relay import answers, wire
+from inspector.relay.agent_in import AgentIn
 from inspector.relay.lines import NotAnAnswer, answer_id, classify
 from inspector.relay.link import Endpoint, Link, Refused, open_link
 from inspector.relay.log import Log
-from inspector.relay.stdio import AgentOut, open_agent_stdio, read_line, restore_blocking
+from inspector.relay.stdio import AgentOut, open_agent_stdout, passable, restore_blocking, watchable
 from inspector.relay.trust import Untrusted
 
 LINE_LIMIT = 16 * 1024 * 1024
@@ -58,28 +61,29 @@ class Relay:
         self._hello: dict[str, Any] | None = None
         self._closing = False
         self._stdout: AgentOut
+        self._stdin: AgentIn
+        self._stdin_ended = asyncio.Event()
+        self._lendable = False  # stdin and stdout are pipes the inspector can take
+        self._offered: bytes | None = None  # input read past the last line, while offered
 
     async def run(self) -> int:
         try:
-            stdin, self._stdout = await open_agent_stdio(LINE_LIMIT)
-            first_attempt = asyncio.Event()
-            connector = asyncio.create_task(self._stay_connected(first_attempt))
-            await first_attempt.wait()
-            await self._pump(stdin)
+            self._stdout = await open_agent_stdout()
+            self._stdin = AgentIn(
+                0,
+                LINE_LIMIT,
+                self._from_agent,
+                self._oversized,
+                self._stdin_ended.set,
+                watchable=watchable(0),
+            )
+            self._lendable = self._stdin.watchable and passable(0) and passable(1)
+            connector = asyncio.create_task(self._stay_connected())
+            await self._stdin_ended.wait()
             await self._finish(connector)
             return 0
         finally:
             restore_blocking()
-
-    async def _pump(self, stdin: asyncio.StreamReader) -> None:
-        while True:
-            line, whole = await read_line(stdin)
-            if not line:
-                return
-            if whole:
-                self._from_agent(line)
-            else:
-                self._oversized(line)
 
     def _from_agent(self, line: bytes) -> None:
         call = classify(line)
@@ -144,7 +148,9 @@ class Relay:
         if not self._stdout.is_closing():
             self._stdout.write(line)
 
-    async def _stay_connected(self, first_attempt: asyncio.Event) -> None:
+    async def _stay_connected(self) -> None:
+        """Connect, and reconnect whenever the inspector is gone. Stdin is read from the end of
+        the first attempt on (so the first lines reach the inspector), except while lent."""
         endpoint = self._settings.endpoint
         while not self._closing:
             retry_s = self._settings.retry_s
@@ -166,7 +172,7 @@ class Relay:
                     f"not trusting the socket {endpoint}: {distrust}; sent it nothing, answering"
                     " by myself (interceptors continue, approvals denied)",
                 )
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 self._offline_why = answers.NOT_RUNNING
                 self._log.state(
                     "offline",
@@ -174,15 +180,66 @@ class Relay:
                     f" continue, approvals denied); trying again every {retry_s:g} s",
                 )
             else:
-                self._adopt(link)
-                first_attempt.set()
-                self._lose(link, await self._read_inspector(link))
-            first_attempt.set()
+                if link.took_pipes:
+                    self._read_on(await self._lend_pipes(link))
+                else:
+                    self._adopt(link)
+                    self._read_on()
+                    self._lose(link, await self._read_inspector(link))
+            self._read_on()
             await asyncio.sleep(retry_s)
 
-    def _greeting(self, token: str | None) -> bytes:
+    def _greeting(self, token: str | None, unix: bool) -> tuple[bytes, list[int]]:
+        """The greeting, with the agent's pipes when the inspector can take them: the relay
+        stops reading stdin first, and what it read past the last line goes with them."""
         settings = self._settings
-        return wire.greeting(settings.name, token, settings.deadlines_ms, self._hello)
+        lend = unix and self._lendable and self._stdout.unsent() == 0
+        pipes = None
+        if lend:
+            self._offered = self._stdin.stop()
+            pipes = sum(map(len, self._events)) + len(self._offered)
+        greeting = wire.greeting(settings.name, token, settings.deadlines_ms, self._hello, pipes)
+        return greeting, [0, 1] if lend else []
+
+    def _read_on(self, already_read: bytes = b"") -> None:
+        """Read stdin (again), after the input an offer or the inspector gave back."""
+        offered, self._offered = self._offered or b"", None
+        self._stdin.start(offered + already_read)
+
+    async def _lend_pipes(self, link: Link) -> bytes:
+        """The inspector took the agent's pipes: give it what was read of them, and wait until
+        it lets go (or dies). Returns the input it gives back."""
+        endpoint = self._settings.endpoint
+        link.writer.write(b"".join(self._events) + (self._offered or b""))
+        self._events.clear()
+        self._offered = None
+        self._log.state(
+            "lent", f"connected to hook-inspector at {endpoint} (it reads the agent's pipes)"
+        )
+        self._report_dropped_events()
+        back, why = await self._await_return(link)
+        link.writer.close()
+        self._log.state(
+            "offline", f"hook-inspector at {endpoint} {why}: answering by myself until it is back"
+        )
+        return back
+
+    async def _await_return(self, link: Link) -> tuple[bytes, str]:
+        try:
+            line = await link.reader.readuntil(b"\n")
+            returned = wire.read_returned(line)
+            if returned is None:
+                self._offline_why = answers.LOST
+                return b"", "sent a line that does not give the pipes back"
+            size, hello = returned
+            back = await link.reader.readexactly(size)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
+            self._offline_why = answers.LOST
+            return b"", "is gone (calls it read and did not answer end at the agent's timeout)"
+        if hello is not None:
+            self._hello = hello
+        self._offline_why = answers.NOT_RUNNING
+        return back, "gave the agent's pipes back"
 
     def _adopt(self, link: Link) -> None:
         for line in self._events:

@@ -1,9 +1,7 @@
-"""The agent's side of the relay: its hook pipes as asyncio streams, read a line at a time.
-
-An agent gives its hook pipes; a person trying the relay by hand may give it files
-(`hook-inspector relay < calls.jsonl > answers.jsonl`) or /dev/null, which the event loop cannot
-watch. Reads and writes of those never wait on another process, so for them a thread reads and
-writes are plain.
+"""The agent's stdout as the relay writes it, and which of its descriptors the event loop can
+watch. An agent gives its hook pipes; a person trying the relay by hand may give it files
+(`hook-inspector relay < calls.jsonl > answers.jsonl`) or /dev/null, which it cannot: writes to
+those never wait on another process, so they are plain. Reading stdin: see agent_in.py.
 """
 
 from __future__ import annotations
@@ -13,11 +11,8 @@ import contextlib
 import io
 import os
 import selectors
-import threading
+import stat
 from typing import Protocol
-
-HEAD_BYTES = 4096  # enough of an oversized line to name its method and id
-_CHUNK = 1 << 16
 
 
 class AgentOut(Protocol):
@@ -27,24 +22,20 @@ class AgentOut(Protocol):
 
     async def drain(self) -> None: ...
 
+    def unsent(self) -> int: ...
 
-async def open_agent_stdio(line_limit: int) -> tuple[asyncio.StreamReader, AgentOut]:
+
+async def open_agent_stdout() -> AgentOut:
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=line_limit)
-    # The transports own these duplicates and close them; fds 0 and 1 stay open.
-    stdin = os.fdopen(os.dup(0), "rb", buffering=0)
-    if _watchable(stdin.fileno()):
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-    else:
-        threading.Thread(target=_feed, args=(stdin, reader, loop), daemon=True).start()
+    # The transport owns this duplicate and closes it; fd 1 stays open.
     stdout = os.fdopen(os.dup(1), "wb", buffering=0)
-    if not _watchable(stdout.fileno()):
-        return reader, _FileOut(stdout)
+    if not watchable(stdout.fileno()):
+        return _FileOut(stdout)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
-    return reader, asyncio.StreamWriter(transport, protocol, None, loop)
+    return _PipeOut(transport, protocol, None, loop)
 
 
-def _watchable(fd: int) -> bool:
+def watchable(fd: int) -> bool:
     """Whether the event loop's selector accepts `fd`: pipes, sockets and terminals do; regular
     files and /dev/null do not (epoll refuses them), and asyncio would find out only later, in
     a callback that logs the error and leaves the relay waiting forever."""
@@ -56,10 +47,19 @@ def _watchable(fd: int) -> bool:
     return True
 
 
-def _feed(stdin: io.FileIO, reader: asyncio.StreamReader, loop: asyncio.AbstractEventLoop) -> None:
-    while chunk := stdin.read(_CHUNK):
-        loop.call_soon_threadsafe(reader.feed_data, chunk)
-    loop.call_soon_threadsafe(reader.feed_eof)
+def passable(fd: int) -> bool:
+    """Whether the relay can hand `fd` to the inspector: a pipe or a socket, which the inspector
+    reads or writes as the relay would (a terminal stays with the relay and its user)."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+class _PipeOut(asyncio.StreamWriter):
+    def unsent(self) -> int:
+        return self.transport.get_write_buffer_size()
 
 
 class _FileOut:
@@ -77,6 +77,9 @@ class _FileOut:
     async def drain(self) -> None:
         return None
 
+    def unsent(self) -> int:
+        return 0
+
 
 def restore_blocking() -> None:
     """Pipe transports make stdin/stdout non-blocking, which a terminal shared with a shell must
@@ -84,23 +87,3 @@ def restore_blocking() -> None:
     for fd in (0, 1):
         with contextlib.suppress(OSError):
             os.set_blocking(fd, True)
-
-
-async def read_line(reader: asyncio.StreamReader) -> tuple[bytes, bool]:
-    """The next line with its newline (the last one may lack it; b"" at the end), and whether it
-    is whole. A line over the reader's limit is skipped; its first HEAD_BYTES come back instead,
-    with False, so memory stays bounded whatever the agent sends."""
-    try:
-        return await reader.readuntil(b"\n"), True
-    except asyncio.IncompleteReadError as end:
-        return end.partial, True
-    except asyncio.LimitOverrunError as over:
-        head = (await reader.readexactly(over.consumed))[:HEAD_BYTES]
-    while True:
-        try:
-            await reader.readuntil(b"\n")
-            return head, False
-        except asyncio.IncompleteReadError:
-            return head, False
-        except asyncio.LimitOverrunError as over:
-            await reader.readexactly(over.consumed)

@@ -30,6 +30,22 @@ Additions (all optional for the inspector to use):
 - When the agent closes the relay's stdin, the relay half-closes its side of the connection (the
   inspector reads EOF), keeps reading answers to pending requests until their deadlines, then
   closes.
+
+The agent's pipes (version 1 still; an inspector or relay that does not know this copies lines
+as above). Over a Unix socket, a relay whose stdin and stdout are pipes may send them with its
+greeting (SCM_RIGHTS: stdin, then stdout) and say `"pipes": N` in it, N being the bytes of agent
+input it read but did not pass on (runtime events kept while offline, a line begun). It stops
+reading stdin before it greets. An inspector that takes them welcomes with `"pipes": true`; the
+relay then sends those N bytes on the socket and from then on neither reads stdin nor writes
+stdout: the inspector reads the agent's requests and writes its answers itself, two process hops
+fewer on every call, and holds the agent's deadlines itself. The relay waits on the socket. When
+the inspector lets go (it stops, or the agent closed stdin and every call was answered), it closes
+its copies of the pipes and sends one line, `{"returned": N, "hello": <hook.hello request> | null}`,
+then the N bytes of agent input it read and did not act on, and closes the connection; the relay
+reads on from there, answering by itself until it connects again. When the relay's connection
+ends without that line (the inspector died), the relay reads on likewise; calls the inspector had
+read and not answered end at the agent's own timeout, as with any hook that dies. Without the
+welcome's `"pipes": true` (refused, or an older inspector) the relay reads on and copies lines.
 """
 
 from __future__ import annotations
@@ -46,6 +62,8 @@ WIRE_VERSION = 1
 GREETING_KEY = "hook_inspector_relay"
 WELCOME_KEY = "hook_inspector"
 SOCKET_NAME = "relay.sock"
+PIPES_KEY = "pipes"
+RETURNED_KEY = "returned"
 # PicoClaw's defaults; the agent's own config may change them (relay --*-timeout-ms).
 DEFAULT_DEADLINES_MS = {"observer": 500, "interceptor": 5000, "approval": 60000}
 OBSERVER_METHODS = frozenset({"hook.runtime_event"})
@@ -78,7 +96,10 @@ def greeting(
     token: str | None,
     deadlines_ms: dict[str, int],
     hello: dict[str, Any] | None = None,
+    pipes: int | None = None,
 ) -> bytes:
+    """`pipes`: the relay sends the agent's pipes with this greeting, and N bytes of agent input
+    after a welcome that takes them."""
     message: dict[str, Any] = {
         GREETING_KEY: WIRE_VERSION,
         "name": name,
@@ -88,6 +109,8 @@ def greeting(
     }
     if hello is not None:
         message["hello"] = hello
+    if pipes is not None:
+        message[PIPES_KEY] = pipes
     return json.dumps(message).encode() + b"\n"
 
 
@@ -107,11 +130,41 @@ def answer_by_ms(deadline_ms: int) -> int:
     return max(deadline_ms - margin, 0)
 
 
-def welcome(ok: bool, error: str = "") -> bytes:
+def welcome(ok: bool, error: str = "", *, pipes: bool = False) -> bytes:
     message: dict[str, Any] = {WELCOME_KEY: WIRE_VERSION, "ok": ok}
     if error:
         message["error"] = error
+    if pipes:
+        message[PIPES_KEY] = True
     return json.dumps(message).encode() + b"\n"
+
+
+def takes_pipes(welcome_line: bytes) -> bool:
+    """Whether a welcome (one that refusal() accepted) takes the pipes offered with the greeting."""
+    try:
+        return json.loads(welcome_line).get(PIPES_KEY) is True
+    except (ValueError, RecursionError, AttributeError):
+        return False
+
+
+def returned(rest: bytes, hello: dict[str, Any] | None) -> bytes:
+    """The inspector letting go of the agent's pipes: the line, then the input it did not act on."""
+    message = {RETURNED_KEY: len(rest), "hello": hello}
+    return json.dumps(message).encode() + b"\n" + rest
+
+
+def read_returned(line: bytes) -> tuple[int, dict[str, Any] | None] | None:
+    """(bytes that follow, hello) from the inspector's `returned` line; None if it is not one."""
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict):
+        return None
+    size, hello = message.get(RETURNED_KEY), message.get("hello")
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        return None
+    return size, hello if isinstance(hello, dict) else None
 
 
 def refusal(line: bytes) -> str | None:
