@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from conftest import recorded_lines
+from conftest import recorded_lines, wait_for
 from test_cli import hook_inspector, poll, scripted_hook, write_config_with
 
 from inspector.cli import printer
@@ -202,7 +202,7 @@ async def test_the_printer_remembers_a_bounded_number_of_printed_records(
     with (tmp_path / "out").open("w") as out:
         printing = printer.Printer(journal, as_json=True, out=out)
         records = [journal.append(Stderr(hook="h", line=f"line {n}")) for n in range(100)]
-        await asyncio.sleep(0)  # the loop's turn: the printer takes what was appended
+        await wait_for(lambda: records[-1].seq in printing._printed)  # PRINT_AFTER_S later
         journal.amend(records[-1], line="line 99, changed after it was printed")
         await printing.aclose()
     lines = (tmp_path / "out").read_text().splitlines()

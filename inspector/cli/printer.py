@@ -29,6 +29,9 @@ from inspector.safe_text import json_dumps, one_line
 # How many printed records are remembered, so that a later change to one does not print it
 # again; a record changed after this many newer ones were printed is printed once more.
 PRINTED_KEPT = 100_000
+# Records finished within this long are printed together, after it: a relayed call's answer goes
+# out before its records are laid out, not after.
+PRINT_AFTER_S = 0.005
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "warn": "yellow", "info": "cyan"}
 STATUS_STYLE = {"ok": "green", "timeout": "bold red", "exited": "bold red", "not_sent": "red"}
 VERDICT_STYLE = {
@@ -44,9 +47,10 @@ VERDICT_STYLE = {
 
 
 class Printer:
-    """Subscribes to a journal and prints each record once, when it is final. Printing waits for
-    the current step of the loop to end, so the pipeline's verdict on an answer is included.
-    The loop only queues the lines: laying them out and writing them is the output thread's."""
+    """Subscribes to a journal and prints each record once, when it is final. Printing waits
+    PRINT_AFTER_S, so the pipeline's verdict on an answer is included and the work stays off
+    the path of a call. The loop only queues the lines: laying them out and writing them is the
+    output thread's."""
 
     def __init__(self, journal: Journal, *, as_json: bool, out: TextIO | None = None) -> None:
         self.as_json = as_json
@@ -56,6 +60,7 @@ class Printer:
         self._printed: set[int] = set()
         self._waiting: dict[int, Record] = {}
         self._start: float | None = None
+        self._drain_soon: asyncio.TimerHandle | None = None
         self._unsubscribe = journal.subscribe(self._on_record)
 
     async def aclose(self) -> None:
@@ -68,12 +73,17 @@ class Printer:
         if record.seq in self._printed or not is_final(record):
             return
         self._waiting[record.seq] = record
+        if self._drain_soon is not None:
+            return
         try:
-            asyncio.get_running_loop().call_soon(self._drain)
+            self._drain_soon = asyncio.get_running_loop().call_later(PRINT_AFTER_S, self._drain)
         except RuntimeError:
             self._drain()
 
     def _drain(self) -> None:
+        if self._drain_soon is not None:
+            self._drain_soon.cancel()
+            self._drain_soon = None
         waiting, self._waiting = self._waiting, {}
         for seq, record in sorted(waiting.items()):
             if seq not in self._printed:

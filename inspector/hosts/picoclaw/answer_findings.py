@@ -203,39 +203,58 @@ def _replacement_checks(decoded: Decoded, current: dict[str, Any]) -> list[Findi
 
 def _unknown_keys(stage: str, raw: Any, explained: list[str]) -> list[Finding]:
     found: list[str] = []
-    _walk(raw, ANSWERS[stage], "", found)
+    _walk(raw, ANSWERS[stage], [], found)
     unknown = [path for path in found if not any(_under(path, prefix) for prefix in explained)]
     if not unknown:
         return []
     return [finding("unknown-key", "keys PicoClaw ignores: " + ", ".join(unknown))]
 
 
-def _walk(node: Any, go_type: GoType, path: str, unknown: list[str]) -> None:
-    if isinstance(go_type, Pointer):
-        _walk(node, go_type.elem, path, unknown)
-    elif isinstance(go_type, Struct) and _is_object(node):
+def _walk(node: Any, go_type: GoType, path: list[str], unknown: list[str]) -> None:
+    """Appends to `unknown` the path of each key Go drops; `path` (the keys and indexes down to
+    `node`) is written out only then. Members that hold no struct are not visited."""
+    while isinstance(go_type, Pointer):
+        go_type = go_type.elem
+    if isinstance(go_type, Struct):
+        if not _is_object(node):
+            return
         for key, child in _members(node):
             field = field_for(go_type, key)
             if field is None:
-                hint = _KEY_HINTS.get(key.lower())
-                known = hint is not None and field_for(go_type, hint) is not None
-                unknown.append(f"{path}{key} (did you mean {hint!r}?)" if known else path + key)
-            else:
-                _walk(child, field.type, f"{path}{key}.", unknown)
-    elif not _holds_struct(go_type):
-        return  # nothing below has keys PicoClaw could ignore: no need to visit each item
-    elif isinstance(go_type, Slice) and isinstance(node, list):
+                unknown.append(_unknown_key(go_type, "".join(path), key))
+            elif _holds_struct(field.type):
+                path.append(f"{key}.")
+                _walk(child, field.type, path, unknown)
+                path.pop()
+    elif isinstance(go_type, Slice) and isinstance(node, list) and _holds_struct(go_type):
         for index, child in enumerate(node):
-            _walk(child, go_type.elem, f"{path}{index}.", unknown)
-    elif isinstance(go_type, Map) and _is_object(node):
+            path.append(f"{index}.")
+            _walk(child, go_type.elem, path, unknown)
+            path.pop()
+    elif isinstance(go_type, Map) and _is_object(node) and _holds_struct(go_type):
         for key, child in _members(node):
-            _walk(child, go_type.elem, f"{path}{key}.", unknown)
+            path.append(f"{key}.")
+            _walk(child, go_type.elem, path, unknown)
+            path.pop()
+
+
+def _unknown_key(go_type: Struct, path: str, key: str) -> str:
+    hint = _KEY_HINTS.get(key.lower())
+    known = hint is not None and field_for(go_type, hint) is not None
+    return f"{path}{key} (did you mean {hint!r}?)" if known else path + key
+
+
+_HOLDS_STRUCT: dict[int, bool] = {}
 
 
 def _holds_struct(go_type: GoType) -> bool:
-    while isinstance(go_type, (Pointer, Slice, Map)):
-        go_type = go_type.elem
-    return isinstance(go_type, Struct)
+    holds = _HOLDS_STRUCT.get(id(go_type))
+    if holds is None:
+        inner = go_type
+        while isinstance(inner, (Pointer, Slice, Map)):
+            inner = inner.elem
+        holds = _HOLDS_STRUCT[id(go_type)] = isinstance(inner, Struct)
+    return holds
 
 
 def _under(path: str, prefix: str) -> bool:

@@ -99,9 +99,10 @@ def _raw(value: Any, go_type: RawMessage) -> RawValue:
     return RawValue.of_plain(value)
 
 
-# Per struct: each field's JSON name with its type, and its zero value (None: a struct, which
-# is built afresh each time).
-_Plan = tuple[dict[str, GoType], tuple[tuple[str, Any, GoType | None], ...]]
+# Per struct: each field's JSON name with its type; every field with its zero in field order
+# (copied at once; a struct-typed field's, None there, is built afresh each time); and the
+# struct-typed fields.
+_Plan = tuple[dict[str, GoType], dict[str, Any], tuple[tuple[str, Struct], ...]]
 _PLANS: dict[int, _Plan] = {}
 
 
@@ -109,19 +110,21 @@ def _plan(go_type: Struct) -> _Plan:
     plan = _PLANS.get(id(go_type))
     if plan is None:
         types = {field.json: field.type for field in go_type.fields}
-        zeros = tuple(
-            (name, None, kind) if isinstance(kind, Struct) else (name, zero(kind), None)
-            for name, kind in types.items()
-        )
-        plan = _PLANS[id(go_type)] = (types, zeros)
+        zeros = {
+            name: None if isinstance(kind, Struct) else zero(kind) for name, kind in types.items()
+        }
+        structs = tuple((name, kind) for name, kind in types.items() if isinstance(kind, Struct))
+        plan = _PLANS[id(go_type)] = (types, zeros, structs)
     return plan
 
 
 def _struct(value: Any, go_type: Struct) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise NotPlain
-    types, zeros = _plan(go_type)
-    filled = {name: zero(kind) if kind else empty for name, empty, kind in zeros}
+    types, zeros, structs = _plan(go_type)
+    filled = zeros.copy()
+    for name, kind in structs:
+        filled[name] = zero(kind)
     for key, child in value.items():
         field_type = types.get(key)
         if field_type is None:
