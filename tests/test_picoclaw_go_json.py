@@ -7,7 +7,9 @@ import json
 from typing import Any
 
 import pytest
+from conftest import config_of, scripted
 
+from inspector.engine import Engine
 from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_params
 from inspector.hosts.picoclaw.go_decode import GoDecodeError, unmarshal
 from inspector.hosts.picoclaw.go_encode import go_float, marshal
@@ -40,6 +42,18 @@ def _answer(stage: str, result: Any, sent: dict[str, Any], raw: bytes | None = N
 )
 def test_floats_are_spelled_as_go_spells_them(number: float, spelled: str) -> None:
     assert go_float(number) == spelled
+
+
+async def test_a_hook_is_sent_numbers_spelled_as_go_spells_them() -> None:
+    options = {"big": 1e20, "tiny": 1.5e-7, "small": 0.00001, "zero": -0.0}
+    params = {"meta": {}, "model": "m", "messages": [], "options": options}
+    hook = scripted("llm", intercept=("before_llm",))
+    async with Engine(config_of(hook)) as engine:
+        await engine.pipeline.before_llm(params, source="t", turn="t1")
+    (sent,) = [e.raw_request for e in engine.journal.exchanges() if e.method == "hook.before_llm"]
+    assert sent is not None
+    spelled = '"options":{"big":100000000000000000000,"small":0.00001,"tiny":1.5e-7,"zero":-0}'
+    assert spelled in sent  # Python would write 1e+20, 1e-05, 1.5e-07 and -0.0
 
 
 def test_a_repeated_key_fills_the_object_the_first_one_made() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from inspector.hosts.picoclaw.go_encode import marshal
 from inspector.hosts.picoclaw.schemas import PARAMS, TOOL_RESULT
+from inspector.protocol.jsonrpc import GoEncoded
 
 
 class ParamsWriter:
@@ -20,10 +21,12 @@ class ParamsWriter:
         self._value: dict[str, Any] | None = None
         self._text = ""
 
-    def plain(self, value: dict[str, Any]) -> dict[str, Any]:
+    def plain(self, value: dict[str, Any]) -> GoEncoded:
+        """`value` as JSON objects, carrying the text PicoClaw would send (a fresh copy each
+        time: whoever gets it may keep it)."""
         if value is not self._value:
             self._value, self._text = value, marshal(value, self._go_type)
-        return _plain(self._text)
+        return GoEncoded(_plain(self._text), self._text)
 
 
 def plain_tool_result(value: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -308,7 +308,7 @@ class ProcessHook:
         assert proc is not None and proc.stdin is not None
         rpc_id = self._next_id + 1
         message = jsonrpc.request(rpc_id, method, params)
-        text = jsonrpc.go_json(message)
+        text = jsonrpc.request_text(rpc_id, method, params)
         try:
             line = (text + "\n").encode()
         except UnicodeEncodeError as exc:
