@@ -469,6 +469,34 @@ async def test_a_human_approves_and_denies_a_live_agents_tool_call(
         assert (await denied).result == {"approved": False, "reason": "no ls"}
 
 
+@bounded(30)
+async def test_a_hooks_reading_is_on_record_before_the_next_hook_is_asked(
+    socket_path: Path, agents: StartAgent
+) -> None:
+    first = scripted(
+        "first",
+        {"approve_tool": {"result": {"approved": True, "extra": 1}}},
+        intercept=("approve_tool",),
+    )
+    async with running_inspector(first, human(), socket_path=socket_path) as (engine, _):
+        agent = await agents("picoclaw", approval=20_000)
+        call = asyncio.create_task(agent.call("hook.approve_tool", PARAMS["approve_tool"]))
+        await wait_for(lambda: len(engine.approvals.pending) == 1)
+        # the relayed call's answer is not out yet, and the person deciding sees the first
+        # hook's reading already (its bookkeeping waits for the answer only at the chain's end)
+        (asked,) = [
+            e
+            for e in engine.journal.exchanges()
+            if e.method == "hook.approve_tool" and e.hook == "first"
+        ]
+        assert asked.action == "approved"
+        assert [f.code for f in asked.findings] == ["unknown-key"]
+        engine.approvals.decide(engine.approvals.pending[0].id, Verdict("allow_once"))
+        assert (await call).result == {"approved": True, "reason": ""}
+    decisions = [d for d in engine.journal.of_type(Decision) if d.source == "relay:picoclaw"]
+    assert [(d.verdict, d.by) for d in decisions] == [("allow_once", "human"), ("approved", "")]
+
+
 @pytest.mark.parametrize("on_timeout", ["deny", "allow"])
 @bounded(30)
 async def test_an_unanswered_prompt_ends_before_the_agents_deadline(

@@ -15,11 +15,12 @@ import re
 import select
 import socket
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge import answers
 from inspector.bridge.agent_pipes import AgentPipes
-from inspector.bridge.deadline import CallDeadline, answer_relayed
+from inspector.bridge.deadline import CallDeadline, ChainOutcome, answer_relayed
 from inspector.bridge.greeting import Greeting
 from inspector.host_names import PICOCLAW
 from inspector.hosts.picoclaw.go_decode import GoDecodeError
@@ -32,6 +33,7 @@ from inspector.journal.records import (
     Lifecycle,
     Noise,
 )
+from inspector.pipeline.after_answer import after_answer, answer_first
 from inspector.protocol.framing import Line, LineSplitter
 from inspector.protocol.jsonrpc import go_json
 from inspector.protocol.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD
@@ -249,19 +251,21 @@ class RelaySession:
         received: float,
     ) -> None:
         exchange = self._record_request(message["method"], message["id"], message, text)
-        try:
-            answer = await self._answer(exchange, message, stage, deadline)
-        except asyncio.CancelledError:
-            if not self._stopping:
-                self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
-                raise
-            stopped = Finding("inspector-stopped", "warning", STOPPED_REASON)
-            self.engine.journal.add_findings(exchange, stopped)
-            self._send(
-                exchange, answers.fallback_answer(message["id"], stage, STOPPED_REASON), received
-            )
-            return
-        if self._send(exchange, answer, received):
+        with answer_first() as answered:
+            try:
+                answer = await self._answer(exchange, message, stage, deadline)
+            except asyncio.CancelledError:
+                if not self._stopping:
+                    self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
+                    raise
+                stopped = Finding("inspector-stopped", "warning", STOPPED_REASON)
+                self.engine.journal.add_findings(exchange, stopped)
+                fallback = answers.fallback_answer(message["id"], stage, STOPPED_REASON)
+                self._send(exchange, fallback, received)
+                return
+            sent = self._send(exchange, answer, received)
+            answered()
+        if sent:
             with contextlib.suppress(OSError):
                 await self._writer.drain()
 
@@ -293,11 +297,21 @@ class RelaySession:
         ) as error:  # PicoClaw sends only what its structs hold; a stand-in may not
             reason = f"params PicoClaw's structs cannot hold: {error}"
             return answers.error_reply(rpc_id, answers.INVALID_PARAMS, reason)
-        settled = deadline.settled(outcome)
         answer, found = answers.stage_reply(rpc_id, stage, outcome)
+        after_answer(partial(self._settle, exchange, deadline, outcome, found))
+        return answer
+
+    def _settle(
+        self,
+        exchange: Exchange,
+        deadline: CallDeadline,
+        outcome: ChainOutcome,
+        found: list[Finding],
+    ) -> None:
+        """How the call spent the agent's deadline, and what its answer was found to be."""
+        settled = deadline.settled(outcome)
         findings = [*exchange.findings, *settled.pop("findings"), *found]
         self.engine.journal.amend(exchange, **settled, findings=findings)
-        return answer
 
     def _record_request(
         self,

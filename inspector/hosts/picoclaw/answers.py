@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.hosts.picoclaw.decode import decode_answer, read_message, typed_params
+from inspector.hosts.picoclaw.decode import decode_answer, read_recorded, typed_params
 from inspector.hosts.picoclaw.go_decode import GoDecodeError
 from inspector.hosts.picoclaw.outcome import APPROVED, DENIED, SKIPPED, Decoded
 from inspector.journal.journal import Journal
@@ -32,8 +32,7 @@ def read_answer(stage: str, exchange: Exchange, current: dict[str, Any]) -> Deco
         text = exchange.raw_response
         if text is None:  # an answer made here (a person's approval), not read from a pipe
             text = go_json(exchange.response)
-        line = read_message(text.encode(), matched=True)
-        return decode_answer(stage, line, current, exchange.hook)
+        return decode_answer(stage, read_recorded(text), current, exchange.hook)
     if stage != "approve_tool":
         return Decoded(stage, exchange.hook, SKIPPED, value=current, error=_failure(exchange))
     if exchange.status in (STATUS_TIMEOUT, STATUS_DROPPED):  # a dropped request never answers

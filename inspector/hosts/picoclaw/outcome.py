@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -95,7 +96,15 @@ class Decoded:
     messages_restored: bool = False  # the before_llm guard put the messages back
     tools_restored: bool = False  # ... and the tool definitions
     logs: list[LogEntry] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    # works out the findings (answer_findings.findings_for), the first time they are asked for
+    explain: Callable[[], list[Finding]] | None = field(default=None, repr=False, compare=False)
+    _findings: list[Finding] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def findings(self) -> list[Finding]:
+        if self._findings is None:
+            self._findings = self.explain() if self.explain is not None else []
+        return self._findings
 
     @property
     def stops(self) -> bool:

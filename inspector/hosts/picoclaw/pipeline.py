@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from inspector.config.model import Defaults, HookSpec
@@ -14,7 +15,8 @@ from inspector.hosts.picoclaw.go_types import deep_equal, same_value
 from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
 from inspector.hosts.picoclaw.plain import ParamsWriter, plain_tool_result
 from inspector.journal.journal import Journal
-from inspector.journal.records import Decision, Event, Exchange, Finding
+from inspector.journal.records import Decision, Event, Finding
+from inspector.pipeline.after_answer import after_answer, catch_up
 from inspector.pipeline.hook import ENTRY_STOP, Hook, StageEntry
 from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.event_kinds import normalize_kind
@@ -90,6 +92,7 @@ class Pipeline:
         result: StageResult | None = None
         writer = ParamsWriter(stage)
         for hook in hooks:
+            catch_up()  # the last hook's reading on record before the next is asked
             exchange = await hook.call(
                 METHOD_FOR_STAGE[stage],
                 writer.plain(current),
@@ -98,7 +101,7 @@ class Pipeline:
                 turn=turn,
             )
             decoded = read_answer(stage, exchange, current)
-            self._settle(exchange, decoded)
+            after_answer(partial(settle, self.journal, exchange, decoded))
             chain.append(_link(hook.name, decoded))
             if decoded.stops:
                 stopped_with = decoded.value or current
@@ -117,7 +120,7 @@ class Pipeline:
         if result is None:
             changed = current is not sent and not deep_equal(current, sent)
             result = StageResult(CONTINUE, writer.plain(current), chain=chain, changed=changed)
-        self._decide(stage, result, source, turn, _tool_of(stage, value))
+        after_answer(partial(self._decide, stage, result, source, turn, _tool_of(stage, value)))
         return result
 
     # ---- approvals -------------------------------------------------------------------------
@@ -135,6 +138,7 @@ class Pipeline:
         typed = typed_params("approve_tool", entered)
         writer = ParamsWriter("approve_tool")
         for hook in hooks:
+            catch_up()
             exchange = await hook.call(
                 METHOD_FOR_STAGE["approve_tool"],
                 writer.plain(typed),
@@ -143,7 +147,7 @@ class Pipeline:
                 turn=turn,
             )
             decoded = read_answer("approve_tool", exchange, typed)
-            self._settle(exchange, decoded)
+            after_answer(partial(settle, self.journal, exchange, decoded))
             reason = decoded.reason or decoded.said_reason  # an approval's reason is only said
             chain.append({"hook": hook.name, "action": decoded.taken, "reason": reason})
             if decoded.taken != APPROVED:
@@ -151,18 +155,17 @@ class Pipeline:
                 break
         APPROVAL_CHAIN.reset(chain_seen_by_manual_hooks)
         if hooks:
-            self.journal.append(
-                Decision(
-                    stage="approve_tool",
-                    verdict=verdict_label(outcome.approved),
-                    by=outcome.decided_by or "",
-                    reason=outcome.reason,
-                    source=source,
-                    turn=turn,
-                    tool=request.get("tool"),
-                    chain=chain,
-                )
+            decision = Decision(
+                stage="approve_tool",
+                verdict=verdict_label(outcome.approved),
+                by=outcome.decided_by or "",
+                reason=outcome.reason,
+                source=source,
+                turn=turn,
+                tool=request.get("tool"),
+                chain=chain,
             )
+            after_answer(partial(self.journal.append, decision))
         return outcome
 
     async def _enter(
@@ -254,9 +257,6 @@ class Pipeline:
                 self._events.task_done()
 
     # ---- records ---------------------------------------------------------------------------
-
-    def _settle(self, exchange: Exchange, decoded: Decoded) -> None:
-        settle(self.journal, exchange, decoded)
 
     def _decide(
         self, stage: str, result: StageResult, source: str, turn: str | None, tool: str | None

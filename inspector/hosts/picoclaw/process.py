@@ -15,7 +15,7 @@ from typing import Any
 from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.pipes import HookChild, start_child
 from inspector.hosts.picoclaw import line_findings
-from inspector.hosts.picoclaw.decode import hello_findings, read_message
+from inspector.hosts.picoclaw.decode import hello_findings, read_message, remember_reading
 from inspector.hosts.picoclaw.go_decode import json_kind
 from inspector.hosts.picoclaw.go_syntax import go_text
 from inspector.hosts.picoclaw.outcome import RpcLine
@@ -419,10 +419,13 @@ class ProcessHook:
             pending = self._pending.get(rpc.rpc_id) if rpc.kind == "answer" else None
             if pending is not None and not pending[0].done():
                 future, exchange = pending
-                self.journal.add_findings(exchange, *extra, *line_findings.invalid_utf8(rpc))
+                found = [*extra, *line_findings.invalid_utf8(rpc)]
+                if found:
+                    self.journal.add_findings(exchange, *found)
                 # The text Go decodes (a U+FFFD per byte that is not UTF-8): reading the
                 # recorded answer again gives what PicoClaw read.
                 text = go_text(line.data)
+                remember_reading(text, rpc)
                 future.set_result(_Answered(rpc, json.loads(text), text))
                 return
             exchange_seq, found = self._exchange_for(rpc), self._noise_findings(rpc)
