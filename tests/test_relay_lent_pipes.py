@@ -4,8 +4,11 @@ relay, and the inspector reads and answers its pipes itself, until it lets go or
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -18,9 +21,11 @@ from bridge_client import listening, short_socket_path
 from conftest import config_of, scripted, wait_for
 from fake_agent import FakeAgent, go_json
 
+from inspector.bridge.listener import ListenOptions, listen_for_relays
 from inspector.config.model import HookSpec
 from inspector.engine import Engine
-from inspector.journal.records import Lifecycle
+from inspector.journal.records import Exchange, Lifecycle
+from inspector.relay import wire
 
 RELAY = [sys.executable, "-m", "inspector.relay.main"]
 META = {"AgentID": "main", "TurnID": "turn-1", "ParentTurnID": "", "SessionKey": "s"}
@@ -133,7 +138,7 @@ async def test_a_relay_killed_while_lent_leaves_the_agent_no_pipe_held_open(
     async with inspector(socket_path, slow) as engine, agent(socket_path) as fake:
         await fake.wait_stderr("(it reads the agent's pipes)")
         call = asyncio.create_task(fake.call("hook.before_tool", BEFORE_TOOL, timeout_s=20))
-        await wait_for(lambda: any(e.hook == "slow" for e in engine.journal.exchanges()))
+        await wait_for(lambda: asked_slow(engine))
         fake.process.send_signal(signal.SIGKILL)
         ended = await call  # stdout reaches EOF only once the inspector's copy is closed too
         await wait_for(lambda: states(engine)[-1][0] == "disconnected")
@@ -188,13 +193,169 @@ async def test_an_inspector_killed_while_lent_leaves_the_relay_answering(
     assert lost.outcome == "timeout"
 
 
-def test_the_greeting_offers_pipes_only_with_descriptors_to_send(socket_path: Path) -> None:
-    from inspector.relay import wire
-
-    offered = json.loads(wire.greeting("a", None, wire.DEFAULT_DEADLINES_MS, None, 12))
+def test_the_wire_of_lending() -> None:
+    offered = json.loads(wire.greeting("a", None, wire.DEFAULT_DEADLINES_MS, None, True))
     plain: dict[str, Any] = json.loads(wire.greeting("a", None, wire.DEFAULT_DEADLINES_MS))
-    assert offered["pipes"] == 12 and "pipes" not in plain
+    assert offered["pipes"] is True and "pipes" not in plain
     assert wire.takes_pipes(wire.welcome(True, pipes=True))
     assert not wire.takes_pipes(wire.welcome(True))
-    line, rest = wire.returned(b'{"id":', {"method": "hook.hello"}).split(b"\n", 1)
-    assert wire.read_returned(line) == (6, {"method": "hook.hello"}) and rest == b'{"id":'
+    line, rest = wire.lent(b'{"a":1}\n{"b"').split(b"\n", 1)
+    assert wire.read_lent(line) == 12 and rest == b'{"a":1}\n{"b"'
+    line, rest = wire.returned(b'{"id":', b'{"id":3}\n', {"method": "hook.hello"}).split(b"\n", 1)
+    assert wire.read_returned(line) == (6, 9, {"method": "hook.hello"})
+    assert rest == b'{"id":{"id":3}\n'
+    assert wire.read_returned(b'{"returned": -1}') is None and wire.read_lent(b"[]") is None
+
+
+class StandInRelay:
+    """The relay's side of lending, by hand: the agent's pipes are two os.pipe()s of ours."""
+
+    def __init__(self, socket_path: Path) -> None:
+        self.agent_in_read, self.agent_in = os.pipe()  # what the agent writes (its requests)
+        self.agent_out, self.agent_out_write = os.pipe()  # what it reads (the answers)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(str(socket_path))
+        self._from_inspector = self.sock.makefile("rb")
+
+    def greet(self) -> None:
+        greeting = wire.greeting("pico", None, wire.DEFAULT_DEADLINES_MS, None, True)
+        socket.send_fds(self.sock, [greeting], [self.agent_in_read, self.agent_out_write])
+
+    async def line(self) -> bytes:
+        return await asyncio.to_thread(self._from_inspector.readline)
+
+    async def read(self, size: int) -> bytes:
+        return await asyncio.to_thread(self._from_inspector.read, size)
+
+    def close(self) -> None:
+        for fd in (self.agent_in_read, self.agent_in, self.agent_out, self.agent_out_write):
+            os.close(fd)
+        self._from_inspector.close()
+        self.sock.close()
+
+
+REQUEST = go_json({"jsonrpc": "2.0", "id": 9, "method": "hook.before_tool", "params": BEFORE_TOOL})
+
+
+@bounded
+async def test_a_relay_that_gave_up_on_the_welcome_keeps_its_pipes(socket_path: Path) -> None:
+    async with inspector(socket_path, tagger()) as engine:
+        relay = StandInRelay(socket_path)
+        os.write(relay.agent_in, REQUEST)  # written while the relay waited for the welcome
+        relay.greet()
+        relay.sock.shutdown(socket.SHUT_RDWR)  # it gave up waiting and reads stdin itself again
+        await wait_for(lambda: bool(states(engine)) and states(engine)[-1][0] == "disconnected")
+        os.set_blocking(relay.agent_in_read, False)
+        left = os.read(relay.agent_in_read, 1000)
+        relay.close()
+    assert left == REQUEST  # the inspector never touched the pipe without the confirmation
+    assert not [e for e in engine.journal.exchanges() if e.hook == "pico"]
+
+
+@bounded
+async def test_stopping_before_the_relay_confirms_gives_back_all_it_sent(
+    socket_path: Path,
+) -> None:
+    already_read = REQUEST + b'{"jsonrpc"'
+    async with Engine(config_of(tagger())) as engine:
+        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
+        relay = StandInRelay(socket_path)
+        relay.greet()
+        assert wire.takes_pipes(await relay.line())
+        session = listener.sessions["pico"]
+        closing = asyncio.create_task(listener.close())
+        await wait_for(lambda: session._stopping)
+        relay.sock.sendall(wire.lent(already_read))
+        returned = wire.read_returned(await relay.line())
+        assert returned is not None
+        given_back = await relay.read(returned[0])
+        await closing
+        relay.close()
+    assert returned[:2] == (len(already_read), 0)
+    assert given_back == already_read  # not read, not answered: the relay's again
+    assert not [e for e in engine.journal.exchanges() if e.hook == "pico"]
+
+
+@bounded
+async def test_a_relay_killed_while_its_agent_drains_ends_the_pending_call_at_once(
+    socket_path: Path,
+) -> None:
+    slow = scripted("slow", {"before_tool": {"delay_ms": 30_000}}, intercept=("before_tool",))
+    async with (
+        inspector(socket_path, slow) as engine,
+        agent(socket_path, interceptor=15_000) as fake,
+    ):
+        await fake.wait_stderr("(it reads the agent's pipes)")
+        call = asyncio.create_task(fake.call("hook.before_tool", BEFORE_TOOL))
+        await wait_for(lambda: asked_slow(engine))
+        # PicoClaw's Close(): stdin closed, the hook killed 2 s later
+        code = await fake.close(wait_s=2.0)
+        ended = await call
+        await wait_for(lambda: states(engine)[-1][0] == "disconnected")
+    assert code == -signal.SIGKILL
+    assert ended.outcome == "process exited"  # not the inspector's answer 30 s later
+    assert states(engine)[-1][1] == "the relay hung up; 1 pending call(s) cancelled"
+
+
+@bounded
+async def test_answers_the_agent_had_not_taken_go_back_to_the_relay_whole(
+    socket_path: Path,
+) -> None:
+    count, big = 40, "x" * 8000  # 40 answers of 8 kB: far more than the pipe holds
+    out_read, out_write = os.pipe()
+    relay = await asyncio.create_subprocess_exec(
+        *RELAY, "--name", "pico", "--socket", str(socket_path),
+        stdin=asyncio.subprocess.PIPE, stdout=out_write, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(out_write)
+    assert relay.stdin is not None
+    reading = asyncio.to_thread(_read_to_the_end, out_read)
+    params = {**BEFORE_TOOL, "arguments": {"big": big}}
+    async with inspector(socket_path, tagger()) as engine:
+        await wait_for(lambda: any(LENT in detail for _, detail in states(engine)))
+        requests = (
+            go_json({"jsonrpc": "2.0", "id": n, "method": "hook.before_tool", "params": params})
+            for n in range(1, count + 1)
+        )
+        relay.stdin.write(b"".join(requests))  # and the agent reads nothing meanwhile
+        await wait_for(lambda: len(answered_ok(engine)) == count)
+    hello = {"name": "pico", "version": 1, "modes": ["tool"]}
+    relay.stdin.write(
+        go_json({"jsonrpc": "2.0", "id": 41, "method": "hook.hello", "params": hello})
+    )
+    relay.stdin.close()
+    out = await asyncio.wait_for(reading, 30)
+    await relay.wait()
+    lines = [json.loads(line) for line in out.splitlines()]  # every line whole
+    assert sorted(line["id"] for line in lines) == list(range(1, count + 2))
+
+
+def asked_slow(engine: Engine) -> bool:
+    """The slow hook has the agent's call (not only the inspector's hello)."""
+    return any(
+        e.hook == "slow" and e.method == "hook.before_tool" for e in engine.journal.exchanges()
+    )
+
+
+def answered_ok(engine: Engine) -> list[Exchange]:
+    return [e for e in engine.journal.exchanges() if e.hook == "pico" and e.status == "ok"]
+
+
+def _read_to_the_end(fd: int) -> bytes:
+    with os.fdopen(fd, "rb") as pipe:
+        return pipe.read()
+
+
+@bounded
+async def test_stopping_while_a_relay_greets_neither_waits_for_it_nor_serves_it(
+    socket_path: Path,
+) -> None:
+    async with Engine(config_of(tagger())) as engine:
+        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
+        relay = StandInRelay(socket_path)  # connected, its greeting still to come
+        await asyncio.wait_for(listener.close(), 5)  # not the 2 s greeting wait, nor its life
+        with contextlib.suppress(OSError):
+            relay.greet()
+        welcome = await relay.line()
+        relay.close()
+    assert welcome == b"" and states(engine) == []

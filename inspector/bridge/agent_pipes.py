@@ -2,149 +2,152 @@
 requests and writes its answers itself, with no process in between.
 
 Lines are handed to the session as they are read, in the read callback, so a request starts on
-the very loop iteration its bytes arrive."""
+the very loop iteration its bytes arrive. Nothing here waits: reading can stop at any moment and
+what was read past the last line goes back to the relay, and so does what the agent has not yet
+taken of the answers (an agent that stops reading for a while loses nothing, and no line is cut
+in two)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import os
 from collections.abc import Callable
 
 from inspector.protocol.framing import Line, LineSplitter
 
-
-class _Reading(asyncio.Protocol):
-    def __init__(
-        self, splitter: LineSplitter, on_line: Callable[[Line], None], already_read: bytes
-    ) -> None:
-        self.splitter = splitter
-        self.on_line = on_line
-        self.already_read = already_read
-        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        # Called before the first data_received: what the relay read comes first.
-        self.data_received(self.already_read)
-
-    def data_received(self, data: bytes) -> None:
-        for line in self.splitter.feed(data):
-            self.on_line(line)
-
-    def eof_received(self) -> bool | None:
-        self.end()
-        return None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.end()
-
-    def end(self) -> None:
-        if not self.ended.done():
-            self.ended.set_result(None)
+_CHUNK = 1 << 18
+# Past this much unsent output, drain() waits for the agent to take some.
+HIGH_WATER = 1 << 16
 
 
-class _Writing(asyncio.streams.FlowControlMixin):
-    def __init__(self) -> None:
-        super().__init__()
-        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+class AgentOut:
+    """The agent's stdout, written without blocking the loop."""
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        if not self.closed.done():
-            self.closed.set_result(None)
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._loop = asyncio.get_running_loop()
+        self._unsent = bytearray()
+        self._taken = asyncio.Event()  # everything written so far is in the pipe
+        self._taken.set()
+        self._closed = False
+        self._broken = False  # the agent closed its end
+
+    def write(self, data: bytes) -> None:
+        if self.is_closing():
+            return
+        if not self._unsent:
+            try:
+                written = os.write(self._fd, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                self._broken = True
+                return
+            if written == len(data):
+                return
+            data = data[written:]
+            self._loop.add_writer(self._fd, self._writable)
+            self._taken.clear()
+        self._unsent += data
+
+    def is_closing(self) -> bool:
+        return self._closed or self._broken
+
+    async def drain(self) -> None:
+        if len(self._unsent) > HIGH_WATER:
+            await self._taken.wait()
+
+    def close(self) -> bytes:
+        """Write no more; returns what the agent has not taken yet."""
+        if not self._closed:
+            self._closed = True
+            self._stop_waiting()
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+        unsent = bytes(self._unsent)
+        self._unsent.clear()
+        return unsent
+
+    def _writable(self) -> None:
+        try:
+            written = os.write(self._fd, self._unsent)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._broken = True
+            self._unsent.clear()
+            written = 0
+        del self._unsent[:written]
+        if not self._unsent:
+            self._stop_waiting()
+
+    def _stop_waiting(self) -> None:
+        if not self._taken.is_set():
+            self._loop.remove_writer(self._fd)
+            self._taken.set()
 
 
 class AgentPipes:
-    """`stdin_fd` and `stdout_fd` are ours to close. `relay_read`: how many bytes of the agent's
-    input the relay read before it lent them; they come on the relay's socket first."""
+    """`stdin_fd` and `stdout_fd` are ours to close."""
 
-    def __init__(self, stdin_fd: int, stdout_fd: int, relay_read: int) -> None:
-        self.stdin_fd = stdin_fd
-        self.stdout_fd = stdout_fd
-        self.relay_read = relay_read
+    def __init__(self, stdin_fd: int, stdout_fd: int) -> None:
+        for fd in (stdin_fd, stdout_fd):
+            os.set_blocking(fd, False)
+        self._in_fd = stdin_fd
+        self._loop = asyncio.get_running_loop()
+        self.out = AgentOut(stdout_fd)
+        self.ended: asyncio.Future[None] = self._loop.create_future()  # reading stopped
         self._splitter: LineSplitter | None = None
-        self._reading: _Reading | None = None
-        self._in: asyncio.ReadTransport | None = None
-        self._out: asyncio.StreamWriter | None = None
-        self._owned = False  # the descriptors went to transports (or were closed)
-        self._stdin: io.FileIO | None = None
-        self._writing: _Writing
+        self._on_line: Callable[[Line], None] = lambda line: None
+        self._reading = False
+        self._closed = False
 
-    async def open_stdout(self) -> asyncio.StreamWriter:
-        """Where answers go; opened before reading starts, so the first answer goes there."""
-        loop = asyncio.get_running_loop()
-        self._owned = True  # from here the transports own the descriptors and close them
-        stdin = os.fdopen(self.stdin_fd, "rb", buffering=0)
-        self._stdin = stdin
-        stdout = os.fdopen(self.stdout_fd, "wb", buffering=0)
-        try:
-            transport, protocol = await loop.connect_write_pipe(_Writing, stdout)
-        except BaseException:
-            stdin.close()
-            stdout.close()
-            raise
-        self._writing = protocol
-        self._out = asyncio.StreamWriter(transport, protocol, None, loop)
-        return self._out
-
-    async def read(
+    def read(
         self, splitter: LineSplitter, on_line: Callable[[Line], None], already_read: bytes
     ) -> None:
-        """Start reading stdin into `splitter` (lines to `on_line`), after `already_read`."""
-        loop = asyncio.get_running_loop()
-        assert self._stdin is not None
-        self._splitter = splitter
-        self._reading = reading = _Reading(splitter, on_line, already_read)
-        try:
-            self._in, _ = await loop.connect_read_pipe(lambda: reading, self._stdin)
-        except BaseException:
-            self._stdin.close()
-            raise
-
-    async def ended(self) -> None:
-        """Stdin ended (the agent closed it) or reading stopped."""
-        assert self._reading is not None
-        await self._reading.ended
+        """Read stdin into `splitter`, lines to `on_line`, after `already_read` (the relay's);
+        nothing once reading was stopped."""
+        if self.ended.done():
+            return
+        self._splitter, self._on_line = splitter, on_line
+        self._feed(already_read)
+        if not self.ended.done():
+            self._loop.add_reader(self._in_fd, self._readable)
+            self._reading = True
 
     def stop_reading(self) -> bytes:
         """Read no more; returns the input read past the last whole line."""
-        if self._in is not None and not self._in.is_closing():
-            self._in.close()
-        elif self._in is None and self._stdin is not None:
-            self._stdin.close()  # lent, and not read yet
-        if self._reading is not None:
-            self._reading.end()
-        return self._splitter.unfinished() if self._splitter else b""
+        if self._reading:
+            self._loop.remove_reader(self._in_fd)
+            self._reading = False
+        if not self.ended.done():
+            self.ended.set_result(None)
+        return self._splitter.unfinished() if self._splitter is not None else b""
 
-    async def close(self, grace_s: float) -> None:
-        """Let go of both: what was written reaches the agent first, within `grace_s`."""
+    def let_go(self) -> bytes:
+        """Close our copies; returns the answers the agent has not taken yet (for the relay)."""
         self.stop_reading()
-        out = self._out
-        if out is None:
-            self._close_unopened()
-            return
-        out.close()  # once what is buffered is written
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._writing.closed), grace_s)
-        self._abort()
-
-    def abandon(self) -> None:
-        """The relay is gone: its agent must see our copies closed at once."""
-        self.stop_reading()
-        if self._out is not None:
-            self._abort()
-        else:
-            self._close_unopened()
-
-    def _abort(self) -> None:
-        if self._out is not None and not self._writing.closed.done():
-            self._out.transport.abort()
-
-    def _close_unopened(self) -> None:
-        if self._owned:
-            return
-        self._owned = True
-        for fd in (self.stdin_fd, self.stdout_fd):
+        unsent = self.out.close()
+        if not self._closed:
+            self._closed = True
             with contextlib.suppress(OSError):
-                os.close(fd)
+                os.close(self._in_fd)
+        return unsent
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self._in_fd, _CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if data:
+            self._feed(data)
+        else:  # the agent closed stdin
+            self.stop_reading()
+
+    def _feed(self, data: bytes) -> None:
+        assert self._splitter is not None
+        for line in self._splitter.feed(data):
+            self._on_line(line)

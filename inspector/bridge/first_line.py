@@ -44,7 +44,9 @@ async def read_first_line(sock: socket.socket, limit: int) -> FirstLine:
         if done.done():
             return
         try:
-            chunk, fds, _flags, _address = socket.recv_fds(sock, _CHUNK, MAX_FDS)
+            chunk, fds, _flags, _address = socket.recv_fds(
+                sock, _CHUNK, MAX_FDS, socket.MSG_CMSG_CLOEXEC
+            )
         except (BlockingIOError, InterruptedError):
             return
         except OSError as error:

@@ -28,7 +28,7 @@ class Greeting:
     command: CommandGreeting | None = None  # a command hook's relay: one event, then it hangs up
     plugin: str | None = None  # an in-process plugin's bridge (the host it runs in): many calls
     hello: dict[str, Any] | None = None  # the agent's hook.hello request, when the relay saw it
-    pipes: int | None = None  # the agent's pipes came with it, and this many bytes of its input
+    pipes: bool = False  # the relay sent the agent's pipes with it
 
 
 class Refused(Exception):
@@ -74,12 +74,10 @@ def read_greeting(line: bytes, token: str | None) -> Greeting:
     )
 
 
-def _pipes(raw: Any, name: str) -> int | None:
-    if raw is None:
-        return None
-    if not _whole(raw) or raw < 0:
-        raise Refused("pipes is not a number of bytes", name)
-    return int(raw)
+def _pipes(raw: Any, name: str) -> bool:
+    if raw is not None and not isinstance(raw, bool):
+        raise Refused("pipes is not true or false", name)
+    return raw is True
 
 
 def _plugin(raw: Any, name: str) -> str:

@@ -147,6 +147,8 @@ class Listener:
         self._doorway: Doorway | None = None
         self._inode: int | None = None
         self._connections: set[asyncio.StreamWriter] = set()
+        self._greeting: set[socket.socket] = set()  # connected, their greeting not read yet
+        self._closing = False
         self._handlers: set[asyncio.Task[None]] = set()
         self._accept_failing = False
         self._refusals = RefusalLog(engine.journal)
@@ -182,6 +184,10 @@ class Listener:
 
     async def close(self) -> None:
         """Stop accepting; every relay's pending calls get their fallback answer first."""
+        self._closing = True
+        for conn in self._greeting:  # wakes its wait for a greeting with an end of file
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
         if self._doorway is not None:
             await self._doorway.close()
         await asyncio.gather(*(session.close() for session in self._all_sessions()))
@@ -236,13 +242,20 @@ class Listener:
 
     async def _accept(self, conn: socket.socket) -> None:
         assert self._doorway is not None
+        self._greeting.add(conn)
+        first = FirstLine(b"")
         try:
             first, problem = await _first_line(conn)
+            if self._closing:
+                raise ConnectionAbortedError("the inspector is stopping")
             reader, writer = await _streams(conn, first.rest)
         except OSError:
+            first.close_fds()
             conn.close()
             self._doorway.leave()
             return
+        finally:
+            self._greeting.discard(conn)
         self._connections.add(writer)
         try:
             peer = _peer(writer)
@@ -392,13 +405,13 @@ async def _streams(
 def _lent_pipes(greeting: Greeting, first: FirstLine) -> AgentPipes | None:
     """The agent's pipes a relay sent with its greeting, taken out of `first` when usable: a
     PicoClaw relay's, exactly stdin and stdout, each a pipe or a socket."""
-    if greeting.pipes is None or greeting.command or greeting.plugin or len(first.fds) != 2:
+    if not greeting.pipes or greeting.command or greeting.plugin or len(first.fds) != 2:
         return None
     if not all(_pipe_like(fd) for fd in first.fds):
         return None
     stdin, stdout = first.fds
     first.fds.clear()
-    return AgentPipes(stdin, stdout, greeting.pipes)
+    return AgentPipes(stdin, stdout)
 
 
 def _pipe_like(fd: int) -> bool:

@@ -19,7 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge import answers
-from inspector.bridge.agent_pipes import AgentPipes
+from inspector.bridge.agent_pipes import AgentOut, AgentPipes
 from inspector.bridge.deadline import CallDeadline, ChainOutcome, answer_relayed
 from inspector.bridge.greeting import Greeting
 from inspector.host_names import PICOCLAW
@@ -37,13 +37,15 @@ from inspector.pipeline.after_answer import after_answer, answer_first
 from inspector.protocol.framing import Line, LineSplitter
 from inspector.protocol.jsonrpc import go_json
 from inspector.protocol.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD
-from inspector.relay.wire import deadline_kind, returned
+from inspector.relay import wire
+from inspector.relay.wire import deadline_kind
 
 if TYPE_CHECKING:
     from inspector.engine import Engine
 
 READ_CHUNK = 1 << 20
 CLOSE_GRACE_S = 2.0
+LENT_WAIT_S = 10.0  # for the relay's confirmation that it lent its pipes, sent with the welcome
 CONNECTED, DISCONNECTED = "connected", "disconnected"
 STOPPED_REASON = "hook-inspector stopped before its hooks answered"
 # PicoClaw writes {"jsonrpc":"2.0","id":N,"method":"...",...}: the head of a line too long to keep
@@ -73,9 +75,12 @@ class RelaySession:
         self.peer = peer
         self._reader = reader  # the relay's socket
         self._link = writer
-        self._writer = writer  # where answers go: the socket, or the agent's stdout when lent
+        # where answers go: the socket, or the agent's stdout when lent
+        self._writer: asyncio.StreamWriter | AgentOut = writer
         self._pipes = pipes
         self._relay_gone = False
+        self._watch: asyncio.Task[None] | None = None  # the relay's socket, while lent
+        self._unread = b""  # lent input handed back as it was, never read
         self._splitter = LineSplitter(max_line)
         self._hello = greeting.hello  # given back with the pipes, for the relay's next greeting
         self._max_line = max_line
@@ -100,23 +105,23 @@ class RelaySession:
                 while chunk := await self._reader.read(READ_CHUNK):
                     for line in self._splitter.feed(chunk):
                         self._on_line(line)
-                gone = _hung_up(self._writer)
+                gone = _hung_up(self._link)
             else:
                 gone = await self._serve_pipes(self._pipes)
         except OSError:
             pass  # reset by the relay: it is gone
         finally:
-            if gone:
+            pending = len(self._calls)
+            if not gone and await self._calls_answered():
+                # its agent closed stdin: the relay still reads the answers it waits for
+                detail = f"the relay stopped sending; {pending} pending call(s) answered"
+            else:
                 cancelled = await self._cancel_calls()
                 detail = f"the relay hung up; {cancelled} pending call(s) cancelled"
-            else:  # its agent closed stdin: the relay still reads the answers it waits for
-                pending = len(self._calls)
-                await asyncio.gather(*self._calls, *self._events, return_exceptions=True)
-                detail = f"the relay stopped sending; {pending} pending call(s) answered"
             if self._stopping:
                 answered = self._answered_on_stop
                 detail = f"the inspector stopped; {answered} pending call(s) got the fallback"
-            await self._let_go(gone)
+            self._let_go()
             self._lifecycle(DISCONNECTED, detail)
             self._done.set()
 
@@ -128,26 +133,37 @@ class RelaySession:
             self._pipes.stop_reading()
         self._answered_on_stop = await self._cancel_calls()
         if self._pipes is None:
-            self._writer.close()
-            with contextlib.suppress(OSError, asyncio.TimeoutError):
-                await asyncio.wait_for(self._writer.wait_closed(), CLOSE_GRACE_S)
+            self._link.close()
+            with contextlib.suppress(OSError, TimeoutError):
+                await asyncio.wait_for(self._link.wait_closed(), CLOSE_GRACE_S)
         await self._done.wait()
+
+    # ---- the agent's pipes, lent (wire.py) -------------------------------------------------
 
     async def _serve_pipes(self, pipes: AgentPipes) -> bool:
         """Read the agent's lent stdin until it ends; True when the relay went first."""
-        try:
-            already_read = await self._reader.readexactly(pipes.relay_read)
-        except asyncio.IncompleteReadError:
+        already_read = await self._lent()
+        if already_read is None:  # it gave up waiting for the welcome: the pipes stay its own
             self._relay_gone = True
             return True
-        self._writer = await pipes.open_stdout()
-        await pipes.read(self._splitter, self._on_line, already_read)
-        if self._stopping:  # close() came while the pipes were opening
-            pipes.stop_reading()
-        watch = asyncio.create_task(self._watch_relay(pipes))
-        await pipes.ended()
-        watch.cancel()
+        self._writer = pipes.out
+        if self._stopping:  # close() came first: the relay gets back all it gave
+            self._unread = already_read
+            return False
+        self._watch = asyncio.create_task(self._watch_relay(pipes))
+        pipes.read(self._splitter, self._on_line, already_read)
+        await pipes.ended
         return self._relay_gone
+
+    async def _lent(self) -> bytes | None:
+        """The relay's confirmation and the input it had read; None when it sends none."""
+        try:
+            size = wire.read_lent(await asyncio.wait_for(self._reader.readline(), LENT_WAIT_S))
+            if size is None:
+                return None
+            return await asyncio.wait_for(self._reader.readexactly(size), LENT_WAIT_S)
+        except (TimeoutError, asyncio.IncompleteReadError, ValueError, OSError):
+            return None
 
     async def _watch_relay(self, pipes: AgentPipes) -> None:
         """A relay that lent its pipes sends nothing more: the socket ends when it does."""
@@ -157,14 +173,27 @@ class RelaySession:
         self._relay_gone = True
         pipes.stop_reading()
 
-    async def _let_go(self, relay_gone: bool) -> None:
+    async def _calls_answered(self) -> bool:
+        """Wait for the pending calls; False if the relay went first (lent pipes: nobody is left
+        to read their answers, and the agent must see its pipes closed at once)."""
+        answered: asyncio.Future[Any] = asyncio.gather(
+            *self._calls, *self._events, return_exceptions=True
+        )
+        if self._watch is None:
+            await answered
+            return True
+        await asyncio.wait([answered, self._watch], return_when=asyncio.FIRST_COMPLETED)
+        return not self._relay_gone
+
+    def _let_go(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         pipes = self._pipes
-        if pipes is not None and relay_gone:
-            pipes.abandon()
-        elif pipes is not None:
-            unfinished = pipes.stop_reading()
-            await pipes.close(CLOSE_GRACE_S)  # our last answers reach the agent before the relay's
-            self._link.write(returned(unfinished, self._hello))
+        if pipes is not None:
+            unread = self._unread + pipes.stop_reading()
+            unsent = pipes.let_go()
+            if not self._relay_gone:
+                self._link.write(wire.returned(unread, unsent, self._hello))
         self._link.close()
 
     async def _cancel_calls(self) -> int:

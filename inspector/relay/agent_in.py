@@ -56,15 +56,21 @@ class AgentIn:
         else:
             threading.Thread(target=self._read_in_thread, daemon=True).start()
 
+    @property
+    def skipping(self) -> bool:
+        """In the middle of a line over the limit (what follows is its tail)."""
+        return self._oversized_head is not None
+
     def stop(self) -> bytes:
         """Stop reading (a watchable pipe only) and return what was read past the last line."""
         assert self.watchable
         if self.reading:
             self._loop.remove_reader(self.fd)
             self.reading = False
+        assert not self.skipping, "stopped within an oversized line"
         rest = bytes(self._buffer)
         self._buffer.clear()
-        return rest if self._oversized_head is None else b""
+        return rest
 
     def _readable(self) -> None:
         try:

@@ -193,12 +193,11 @@ class Relay:
         """The greeting, with the agent's pipes when the inspector can take them: the relay
         stops reading stdin first, and what it read past the last line goes with them."""
         settings = self._settings
-        lend = unix and self._lendable and self._stdout.unsent() == 0
-        pipes = None
+        # Not in the middle of a line too long to pass on: the inspector would read its tail.
+        lend = unix and self._lendable and self._stdout.unsent() == 0 and not self._stdin.skipping
         if lend:
             self._offered = self._stdin.stop()
-            pipes = sum(map(len, self._events)) + len(self._offered)
-        greeting = wire.greeting(settings.name, token, settings.deadlines_ms, self._hello, pipes)
+        greeting = wire.greeting(settings.name, token, settings.deadlines_ms, self._hello, lend)
         return greeting, [0, 1] if lend else []
 
     def _read_on(self, already_read: bytes = b"") -> None:
@@ -210,7 +209,7 @@ class Relay:
         """The inspector took the agent's pipes: give it what was read of them, and wait until
         it lets go (or dies). Returns the input it gives back."""
         endpoint = self._settings.endpoint
-        link.writer.write(b"".join(self._events) + (self._offered or b""))
+        link.writer.write(wire.lent(b"".join(self._events) + (self._offered or b"")))
         self._events.clear()
         self._offered = None
         self._log.state(
@@ -231,8 +230,9 @@ class Relay:
             if returned is None:
                 self._offline_why = answers.LOST
                 return b"", "sent a line that does not give the pipes back"
-            size, hello = returned
-            back = await link.reader.readexactly(size)
+            unread, unsent, hello = returned
+            back = await link.reader.readexactly(unread)
+            self._write_out(await link.reader.readexactly(unsent))  # before any answer of ours
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
             self._offline_why = answers.LOST
             return b"", "is gone (calls it read and did not answer end at the agent's timeout)"

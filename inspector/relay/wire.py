@@ -33,19 +33,22 @@ Additions (all optional for the inspector to use):
 
 The agent's pipes (version 1 still; an inspector or relay that does not know this copies lines
 as above). Over a Unix socket, a relay whose stdin and stdout are pipes may send them with its
-greeting (SCM_RIGHTS: stdin, then stdout) and say `"pipes": N` in it, N being the bytes of agent
-input it read but did not pass on (runtime events kept while offline, a line begun). It stops
-reading stdin before it greets. An inspector that takes them welcomes with `"pipes": true`; the
-relay then sends those N bytes on the socket and from then on neither reads stdin nor writes
-stdout: the inspector reads the agent's requests and writes its answers itself, two process hops
-fewer on every call, and holds the agent's deadlines itself. The relay waits on the socket. When
-the inspector lets go (it stops, or the agent closed stdin and every call was answered), it closes
-its copies of the pipes and sends one line, `{"returned": N, "hello": <hook.hello request> | null}`,
-then the N bytes of agent input it read and did not act on, and closes the connection; the relay
-reads on from there, answering by itself until it connects again. When the relay's connection
-ends without that line (the inspector died), the relay reads on likewise; calls the inspector had
-read and not answered end at the agent's own timeout, as with any hook that dies. Without the
-welcome's `"pipes": true` (refused, or an older inspector) the relay reads on and copies lines.
+greeting (SCM_RIGHTS: stdin, then stdout), saying `"pipes": true`; it stops reading stdin before
+it greets. An inspector that takes them welcomes with `"pipes": true`, and touches them only once
+the relay confirms with one line, `{"lent": N}`, followed by the N bytes of agent input it had
+read and not passed on (runtime events kept while offline, a line begun): a relay that gave up
+waiting for the welcome never confirms, and reads on itself. From the confirmation on the relay
+neither reads stdin nor writes stdout: the inspector reads the agent's requests and writes its
+answers itself, two process hops fewer on every call, and holds the agent's deadlines itself. The
+relay waits on the socket. When the inspector lets go (it stops, or the agent closed stdin and
+every call was answered), it closes its copies of the pipes and sends one line,
+`{"returned": N, "unsent": M, "hello": <hook.hello request> | null}`, then the N bytes of agent
+input it read and did not act on, then the M bytes of answers the agent had not taken yet, and
+closes the connection; the relay writes those M bytes first and reads on from the N, answering
+by itself until it connects again. When the relay's connection ends without that line (the
+inspector died), the relay reads on likewise; calls the inspector had read and not answered end
+at the agent's own timeout, as with any hook that dies. Without the welcome's `"pipes": true`
+(refused, or an older inspector) the relay reads on and copies lines.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ import os
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any
+    from typing import Any, TypeGuard
 
 WIRE_VERSION = 1
 GREETING_KEY = "hook_inspector_relay"
@@ -64,6 +67,7 @@ WELCOME_KEY = "hook_inspector"
 SOCKET_NAME = "relay.sock"
 PIPES_KEY = "pipes"
 RETURNED_KEY = "returned"
+LENT_KEY = "lent"
 # PicoClaw's defaults; the agent's own config may change them (relay --*-timeout-ms).
 DEFAULT_DEADLINES_MS = {"observer": 500, "interceptor": 5000, "approval": 60000}
 OBSERVER_METHODS = frozenset({"hook.runtime_event"})
@@ -96,10 +100,9 @@ def greeting(
     token: str | None,
     deadlines_ms: dict[str, int],
     hello: dict[str, Any] | None = None,
-    pipes: int | None = None,
+    pipes: bool = False,
 ) -> bytes:
-    """`pipes`: the relay sends the agent's pipes with this greeting, and N bytes of agent input
-    after a welcome that takes them."""
+    """`pipes`: the relay sends the agent's pipes with this greeting."""
     message: dict[str, Any] = {
         GREETING_KEY: WIRE_VERSION,
         "name": name,
@@ -109,8 +112,8 @@ def greeting(
     }
     if hello is not None:
         message["hello"] = hello
-    if pipes is not None:
-        message[PIPES_KEY] = pipes
+    if pipes:
+        message[PIPES_KEY] = True
     return json.dumps(message).encode() + b"\n"
 
 
@@ -141,30 +144,41 @@ def welcome(ok: bool, error: str = "", *, pipes: bool = False) -> bytes:
 
 def takes_pipes(welcome_line: bytes) -> bool:
     """Whether a welcome (one that refusal() accepted) takes the pipes offered with the greeting."""
-    try:
-        return json.loads(welcome_line).get(PIPES_KEY) is True
-    except (ValueError, RecursionError, AttributeError):
-        return False
+    return _field(welcome_line, PIPES_KEY) is True
 
 
-def returned(rest: bytes, hello: dict[str, Any] | None) -> bytes:
-    """The inspector letting go of the agent's pipes: the line, then the input it did not act on."""
-    message = {RETURNED_KEY: len(rest), "hello": hello}
-    return json.dumps(message).encode() + b"\n" + rest
+def lent(already_read: bytes) -> bytes:
+    """The relay's confirmation that the pipes are the inspector's, with the input it had read."""
+    return json.dumps({LENT_KEY: len(already_read)}).encode() + b"\n" + already_read
 
 
-def read_returned(line: bytes) -> tuple[int, dict[str, Any] | None] | None:
-    """(bytes that follow, hello) from the inspector's `returned` line; None if it is not one."""
-    try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
+def read_lent(line: bytes) -> int | None:
+    """How many bytes of agent input follow the relay's confirmation; None if it is not one."""
+    size = _field(line, LENT_KEY)
+    return size if _size(size) else None
+
+
+def returned(unread: bytes, unsent: bytes, hello: dict[str, Any] | None) -> bytes:
+    """The inspector letting go of the agent's pipes: the line, the input it did not act on,
+    then the answers the agent had not taken yet."""
+    message = {RETURNED_KEY: len(unread), "unsent": len(unsent), "hello": hello}
+    return json.dumps(message).encode() + b"\n" + unread + unsent
+
+
+def read_returned(line: bytes) -> tuple[int, int, dict[str, Any] | None] | None:
+    """(input bytes, output bytes, hello) from the inspector's `returned` line; None if it is
+    not one."""
+    message = _message(line)
+    if message is None:
         return None
-    if not isinstance(message, dict):
-        return None
-    size, hello = message.get(RETURNED_KEY), message.get("hello")
-    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-        return None
-    return size, hello if isinstance(hello, dict) else None
+    unread, unsent, hello = (
+        message.get(RETURNED_KEY),
+        message.get("unsent", 0),
+        message.get("hello"),
+    )
+    if _size(unread) and _size(unsent):
+        return unread, unsent, hello if isinstance(hello, dict) else None
+    return None
 
 
 def refusal(line: bytes) -> str | None:
@@ -172,15 +186,28 @@ def refusal(line: bytes) -> str | None:
     is instead."""
     if not line:
         return "it closed the connection without a welcome"
-    try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
-        message = None
-    if not isinstance(message, dict) or WELCOME_KEY not in message:
+    message = _message(line)
+    if message is None or WELCOME_KEY not in message:
         return f"not a hook-inspector welcome: {line[:120]!r}"
     if message.get("ok") is not True:
         return str(message.get("error") or "refused without a reason")
     return None
+
+
+def _size(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _field(line: bytes, key: str) -> Any:
+    return (_message(line) or {}).get(key)
+
+
+def _message(line: bytes) -> dict[str, Any] | None:
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return message if isinstance(message, dict) else None
 
 
 TOKEN_FILE_LIMIT = 64 * 1024
