@@ -143,12 +143,20 @@ class FakeAgent:
     async def call(self, method: str, params: Any, timeout_s: float | None = None) -> Exchange:
         """Send a request and wait for its answer or its deadline (by default PicoClaw's for the
         method). Never raises on a timeout: the exchange records the outcome."""
-        if timeout_s is None:
-            kind = "approval" if method == "hook.approve_tool" else "interceptor"
-            timeout_s = self.deadlines_ms[kind] / 1000
         self._next_id += 1
         message = {"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params}
-        exchange = Exchange(self._next_id, method, go_json(message))
+        return await self._ask(Exchange(self._next_id, method, go_json(message)), timeout_s)
+
+    async def call_line(self, line: bytes, timeout_s: float | None = None) -> Exchange:
+        """A request line exactly as PicoClaw wrote it (its id included), answered like call()."""
+        message = json.loads(line)
+        self._next_id = max(self._next_id, message["id"])
+        return await self._ask(Exchange(message["id"], message["method"], line), timeout_s)
+
+    async def _ask(self, exchange: Exchange, timeout_s: float | None) -> Exchange:
+        if timeout_s is None:
+            kind = "approval" if exchange.method == "hook.approve_tool" else "interceptor"
+            timeout_s = self.deadlines_ms[kind] / 1000
         answered = asyncio.get_running_loop().create_future()
         self._pending[exchange.id] = (exchange, answered)
         self.exchanges.append(exchange)

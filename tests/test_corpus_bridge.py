@@ -1,12 +1,15 @@
 """Bridge mode against PicoClaw's own host: for every case of the recorded corpus, a PicoClaw-like
-client sends the exact stage request PicoClaw wrote over a real socket to a running inspector
-whose hooks write the exact bytes each hook wrote to PicoClaw. The one line the client gets back
-is read as PicoClaw reads a hook's answer (the Go-faithful decoder) and must leave PicoClaw with
-what its own host did with the hooks mounted directly: decision, approval, object passed on."""
+client sends the exact stage request PicoClaw wrote to a running inspector whose hooks write the
+exact bytes each hook wrote to PicoClaw. The one line the client gets back is read as PicoClaw
+reads a hook's answer (the Go-faithful decoder) and must leave PicoClaw with what its own host
+did with the hooks mounted directly: decision, approval, object passed on. The shared cases go
+through the real relay, which lends the client's pipes to the inspector; the others over the
+relay's socket, as a copying relay passes them."""
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ from typing import Any
 import pytest
 from bridge_client import AgentSide, listening, short_socket_path
 from corpus_cases import CASES, Case, shared_config
+from fake_agent import FakeAgent
 
 from inspector.engine import Engine
 from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_params
@@ -24,6 +28,7 @@ from inspector.journal.records import Exchange
 from inspector.protocol.framing import PICOCLAW_MAX_LINE
 
 RELAY = "relay"
+RELAY_COMMAND = [sys.executable, "-m", "inspector.relay.main"]
 # Deadlines far beyond the hooks' own timeouts: the hooks decide, never the agent's clock.
 DEADLINES_MS = {"observer": 500, "interceptor": 120_000, "approval": 120_000}
 OVER_1_MIB = (
@@ -100,12 +105,19 @@ async def test_the_bridge_leaves_picoclaw_where_its_own_host_would_for_the_share
     tmp_path: Path, socket_path: Path
 ) -> None:
     found: list[str] = []
-    async with listening(shared_config(SHARED, tmp_path), socket_path):
-        agent = await AgentSide.connect(socket_path, RELAY, DEADLINES_MS)
-        for case in SHARED:
-            found += differences(case, await agent.ask(case.stage_request().encode() + b"\n"))
-        await agent.close()
+    async with listening(shared_config(SHARED, tmp_path), socket_path) as engine:
+        flags = [f"--{kind}-timeout-ms={ms}" for kind, ms in DEADLINES_MS.items()]
+        agent = FakeAgent([*RELAY_COMMAND, "--name", RELAY, "--socket", str(socket_path), *flags])
+        await agent.start()
+        await agent.wait_stderr("(it reads the agent's pipes)")
+        for rpc_id, case in enumerate(SHARED, start=2):
+            line = case.stage_request_as(rpc_id).encode() + b"\n"
+            exchange = await agent.call_line(line, timeout_s=DEADLINES_MS["interceptor"] / 1000)
+            assert exchange.answer is not None, f"{case.id}: {exchange.outcome}"
+            found += differences(case, exchange.answer)
+        assert await agent.close() == 0
     assert found == []
+    assert sum(e.hook == RELAY for e in engine.journal.exchanges()) == len(SHARED)
 
 
 @pytest.mark.parametrize("case", ALONE, ids=[case.id for case in ALONE])
