@@ -4,6 +4,8 @@
 //
 //	harness run CASES.json      one JSON result line per case on stdout
 //	harness hook SPEC RECORD    act as a scripted hook process (started by the host)
+//	harness bench COMMAND_JSON N CALL.json
+//	                            time N before_tool calls to one process hook (bridge_latency.py)
 package main
 
 import (
@@ -16,6 +18,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -98,10 +102,13 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) == 5 && os.Args[1] == "bench" {
+		os.Exit(benchCalls(os.Args[2], os.Args[3], os.Args[4]))
+	}
 	if len(os.Args) == 4 && os.Args[1] == "hook" {
 		os.Exit(actAsHook(os.Args[2], os.Args[3]))
 	}
-	fmt.Fprintln(os.Stderr, "usage: harness run CASES.json | harness hook SPEC RECORD")
+	fmt.Fprintln(os.Stderr, "usage: harness run CASES.json | harness hook SPEC RECORD | harness bench COMMAND_JSON N CALL.json")
 	os.Exit(2)
 }
 
@@ -396,4 +403,70 @@ func writeLines(out io.Writer, encoded []string) {
 			os.Exit(71)
 		}
 	}
+}
+
+// benchCalls mounts one process hook running COMMAND through PicoClaw's own
+// config path and calls HookManager.BeforeTool N times with the call in
+// CALL.json, timing each call as PicoClaw's turn loop would wait for it. It
+// prints one JSON line: the median and 90th percentile in ms, the decisions
+// taken, and how many log entries PicoClaw's logger received.
+func benchCalls(commandJSON, countText, inputPath string) int {
+	var command []string
+	if err := json.Unmarshal([]byte(commandJSON), &command); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	n, err := strconv.Atoi(countText)
+	if err != nil || n < 1 {
+		fmt.Fprintln(os.Stderr, "N must be a positive number")
+		return 2
+	}
+	cfg := &config.Config{Hooks: config.HooksConfig{
+		Enabled:  true,
+		Defaults: config.HookDefaultsConfig{InterceptorTimeoutMS: 5000, ApprovalTimeoutMS: 5000},
+		Processes: map[string]config.ProcessHookConfig{
+			"h": {Enabled: true, Command: command, Intercept: []string{"before_tool"}},
+		},
+	}}
+	logger.Take()
+	loop := agent.NewHarnessLoop(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), helloTimeout)
+	err = loop.InitHooks(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	raw, err := os.ReadFile(inputPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	times := make([]float64, 0, n)
+	actions := map[string]int{}
+	for i := 0; i < n; i++ {
+		var call agent.ToolCallHookRequest
+		if err := decodeInput(raw, &call); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		start := time.Now()
+		_, decision := loop.Hooks().BeforeTool(context.Background(), &call)
+		times = append(times, float64(time.Since(start).Nanoseconds())/1e6)
+		actions[string(decision.Action)]++
+	}
+	sort.Float64s(times)
+	summary, err := json.Marshal(map[string]any{
+		"median_ms": times[len(times)/2],
+		"p90_ms":    times[len(times)*9/10],
+		"actions":   actions,
+		"logs":      len(logger.Take()),
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(string(summary))
+	loop.Hooks().Close()
+	return 0
 }
