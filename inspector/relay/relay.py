@@ -191,7 +191,8 @@ class Relay:
 
     def _greeting(self, token: str | None, unix: bool) -> tuple[bytes, list[int]]:
         """The greeting, with the agent's pipes when the inspector can take them: the relay
-        stops reading stdin first, and what it read past the last line goes with them."""
+        stops reading stdin first, and keeps what it read past the last line for its
+        confirmation (wire.lent) or for itself."""
         settings = self._settings
         # Not in the middle of a line too long to pass on: the inspector would read its tail.
         lend = unix and self._lendable and self._stdout.unsent() == 0 and not self._stdin.skipping
