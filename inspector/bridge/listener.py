@@ -31,6 +31,7 @@ from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
 from inspector.relay import wire
 from inspector.relay.command_wire import INSIDE_INSPECTOR
+from inspector.relay.stdio import passable
 from inspector.relay.wire import read_token
 
 if TYPE_CHECKING:
@@ -407,19 +408,11 @@ def _lent_pipes(greeting: Greeting, first: FirstLine) -> AgentPipes | None:
     PicoClaw relay's, exactly stdin and stdout, each a pipe or a socket."""
     if not greeting.pipes or greeting.command or greeting.plugin or len(first.fds) != 2:
         return None
-    if not all(_pipe_like(fd) for fd in first.fds):
+    if not all(passable(fd) for fd in first.fds):
         return None
     stdin, stdout = first.fds
     first.fds.clear()
     return AgentPipes(stdin, stdout)
-
-
-def _pipe_like(fd: int) -> bool:
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError:
-        return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _peer(writer: asyncio.StreamWriter) -> str:

@@ -173,12 +173,12 @@ class RecordStore(Sequence[Record]):
                 offsets, sizes = list(compress(offsets, kept)), list(compress(sizes, kept))
             if not block:
                 continue
-            start = min(offsets) - 1
-            end = max(map(add, offsets, sizes)) - 1
-            if end - start <= READ_BLOCK * 64 * 1024:
-                data = _piece(self._open_text(), start, end - start)
+            span = _span(offsets, sizes)
+            if span is not None:
+                start, length = span
+                data = _piece(self._open_text(), start, length)
                 yield TextBlock(data, block, [o - start - 1 for o in offsets], sizes)
-            else:  # rewrites far apart: each text on its own
+            else:
                 for p, offset, size in zip(block, offsets, sizes, strict=True):
                     yield TextBlock(_piece(self._open_text(), offset - 1, size), [p], [0], [size])
 
@@ -197,11 +197,11 @@ class RecordStore(Sequence[Record]):
             return {}
         offsets, sizes = self._offsets, self._sizes
         reader = self._open_reader()
-        first = min(offsets[p] for p in positions) - 1
-        end = max(offsets[p] + sizes[p] for p in positions) - 1
-        if end - first > READ_BLOCK * 64 * 1024:  # rewrites far apart: one at a time
+        span = _span([offsets[p] for p in positions], [sizes[p] for p in positions])
+        if span is None:
             return {p: _piece(reader, offsets[p] - 1, sizes[p]) for p in positions}
-        data = _piece(reader, first, end - first)
+        first, length = span
+        data = _piece(reader, first, length)
         return {
             p: data[offsets[p] - 1 - first : offsets[p] - 1 - first + sizes[p]] for p in positions
         }
@@ -316,6 +316,14 @@ class TextBlock:
     def bounds(self) -> tuple[list[int], list[int]]:
         """Where each record's text starts and ends in `data`."""
         return self.starts, list(map(add, self.starts, self.sizes))
+
+
+def _span(offsets: Sequence[int], sizes: Sequence[int]) -> tuple[int, int] | None:
+    """Where to read pieces at `offsets` (plus one) of `sizes` in one read: its start and
+    length; None when rewrites spread them too far apart, to be read one at a time."""
+    start = min(offsets) - 1
+    length = max(map(add, offsets, sizes)) - 1 - start
+    return (start, length) if length <= READ_BLOCK * 64 * 1024 else None
 
 
 def _piece(reader: IO[bytes], offset: int, size: int) -> bytes:
