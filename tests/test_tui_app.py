@@ -480,6 +480,20 @@ async def test_filter_narrows_the_list_and_a_bad_expression_keeps_it(tmp_path: P
         assert not field.has_class("-invalid") and plain(error) == ""
 
 
+async def test_a_filter_too_long_to_compile_quickly_is_refused_in_the_bar(tmp_path: Path) -> None:
+    app = live_app(config_of(scripted("redactor"), scripted("weather")), tmp_path)
+    async with running(app) as pilot:
+        await started(pilot)
+        await until(pilot, lambda: len(listed(app)) == 2, what="both hooks listed")
+        field = app.query_one("#filter", Input)
+        await pilot.press("slash")
+        await paste(pilot, " | ".join(f"hook:h{n}" for n in range(20_000)))
+        await until(pilot, lambda: field.has_class("-invalid"), what="refused")
+        error = plain(app.query_one("#filter-error", Label))
+        assert error.startswith("the filter is 268,887 characters long; the most is 10,000")
+        assert len(listed(app)) == 2
+
+
 # ---- theme, palette, help, keymap ----------------------------------------------------------
 
 

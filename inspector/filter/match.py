@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from inspector.filter.glob import Glob
+
 Match = Callable[[Any], bool]
 LowTest = Callable[[str], bool]
-
-_WILDCARDS = re.compile(r"([*?])")
-_WILDCARD_REGEX = {"*": ".*", "?": "."}
 
 
 def _is_glob(pattern: str) -> bool:
@@ -50,7 +48,7 @@ def _any_of(patterns: set[str]) -> LowTest:
 
 
 def _glob_test(pattern: str) -> LowTest:
-    """Common shapes (`x*`, `*x`, `*x*`) become string methods, which are twice as fast as re."""
+    """Common shapes (`x*`, `*x`, `*x*`) become one string method; the rest go piece by piece."""
     inner = pattern.strip("*")
     if not _is_glob(inner):
         if pattern.startswith("*") and pattern.endswith("*"):
@@ -58,14 +56,4 @@ def _glob_test(pattern: str) -> LowTest:
         if pattern.endswith("*"):
             return lambda low: low.startswith(inner)
         return lambda low: low.endswith(inner)
-    fullmatch = re.compile(_glob_regex(pattern), re.DOTALL).fullmatch
-    return lambda low: fullmatch(low) is not None
-
-
-def _glob_regex(pattern: str) -> str:
-    """`*` is any run of characters and `?` one character; everything else is literal.
-
-    Hand-rolled rather than fnmatch.translate so `[` in a name stays a plain character.
-    """
-    parts = _WILDCARDS.split(pattern)
-    return "".join(_WILDCARD_REGEX.get(part) or re.escape(part) for part in parts)
+    return Glob(pattern).test

@@ -21,11 +21,15 @@ from inspector.filter.text import text_term
 
 _STARTS_TERM = frozenset({Kind.LPAREN, Kind.NOT, Kind.TEXT, Kind.FIELD})
 MAX_DEPTH = 50  # nested '(' and '!' together; keeps parsing and evaluation far from the stack limit
+MAX_LENGTH = 10_000  # characters; compiling stays well under a second (20,000 terms took 6 s)
 
 
 def compile_filter(text: str, marked: Collection[int] = frozenset()) -> Filter:
     """Compile `text`; an empty expression matches every record. `marked` holds the seqs of
     the rows a person marked (for `marked:yes`). Raises only FilterError."""
+    if len(text) > MAX_LENGTH:
+        message = f"the filter is {len(text):,} characters long; the most is {MAX_LENGTH:,}"
+        raise FilterError(message, MAX_LENGTH)
     parser = _Parser(tokenize(text), marked)
     if parser.peek().kind is Kind.END:
         return finish(constant(True))
