@@ -67,9 +67,10 @@ def relay_event(
     environ: Mapping[str, str],
     cwd: str,
     say: Callable[[str], None],
+    answer_by: float,
 ) -> Output:
-    """The inspector's answer to one event, or ABSENT (after one line through `say`)."""
-    answer_by = time.monotonic() + answer_by_ms(target.timeout_ms) / 1000
+    """The inspector's answer to one event by `answer_by` (see `deadline`), or ABSENT (after
+    one line through `say`)."""
     passes = "the event passes as if this hook were absent"
     if environ.get(command_wire.INSIDE_INSPECTOR):
         say(f"started by hook-inspector's own hooks, which it would loop back to; {passes}")
@@ -86,6 +87,12 @@ def relay_event(
     except OSError as error:
         say(f"no hook-inspector at {target} ({error.strerror or error}); {passes}")
     return ABSENT
+
+
+def deadline(target: Target) -> float:
+    """When the relay answers at the latest (time.monotonic()): taken at its start, so reading
+    the host's stdin counts against it too."""
+    return time.monotonic() + answer_by_ms(target.timeout_ms) / 1000
 
 
 def _connect(target: Target, answer_by: float) -> socket.socket:

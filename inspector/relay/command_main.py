@@ -1,19 +1,21 @@
 """`hook-inspector relay --host claude|jcli`: the command a Claude Code settings.json (or a j-cli
-HOOK.yaml) names as its hook. It runs once per event: stdin to EOF goes to hook-inspector with
-the host's variables and the working directory, and the inspector's stdout, stderr and exit code
-become the hook's own."""
+HOOK.yaml) names as its hook. It runs once per event: stdin to EOF (read within the deadline,
+at most STDIN_LIMIT) goes to hook-inspector with the host's variables and the working directory,
+and the inspector's stdout, stderr and exit code become the hook's own."""
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from inspector.relay.command import Target, relay_event
+from inspector.relay.command import ABSENT, Target, deadline, relay_event
 from inspector.relay.command_args import parse
+from inspector.relay.command_stdin import StdinTooLong, read_stdin
 from inspector.relay.log import Log
-from inspector.relay.wire import default_socket_location
+from inspector.relay.wire import answer_by_ms, default_socket_location
 
+STDIN_FD = 0
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start
 if TYPE_CHECKING:
     from typing import BinaryIO
@@ -29,11 +31,32 @@ def main(argv: Sequence[str]) -> int:
         host_port=args.connect,
         token_file=args.token_file,
     )
-    stdin = sys.stdin.buffer.read()
-    output = relay_event(target, stdin, os.environ, os.getcwd(), Log(target.name).say)
+    answer_by = deadline(target)
+    say = Log(target.name).say
+    stdin = _event_on_stdin(answer_by, target.timeout_ms, say)
+    if stdin is None:
+        output = ABSENT
+    else:
+        output = relay_event(target, stdin, os.environ, os.getcwd(), say, answer_by)
     _write(sys.stdout.buffer, output.stdout)
     _write(sys.stderr.buffer, output.stderr)
     return output.exit_code
+
+
+def _event_on_stdin(answer_by: float, timeout_ms: int, say: Callable[[str], None]) -> bytes | None:
+    """The host's stdin, or None (after one line through `say`) when it does not end in time or
+    is too long for an event: the hook is then absent, as when no inspector listens."""
+    passes = "sent hook-inspector nothing, the event passes as if this hook were absent"
+    try:
+        return read_stdin(STDIN_FD, answer_by)
+    except TimeoutError:
+        seconds = answer_by_ms(timeout_ms) / 1000
+        say(f"the host's stdin did not end within {seconds:g} s; {passes}")
+    except StdinTooLong as too_long:
+        say(f"the event on stdin is {too_long}; stopped reading it, {passes}")
+    except OSError as error:
+        say(f"cannot read the host's stdin ({error.strerror or error}); {passes}")
+    return None
 
 
 def _write(stream: BinaryIO, text: str) -> None:
