@@ -15,7 +15,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from inspector.cli.install_files import Backup, json_object, write_atomically
+from inspector.cli.install_files import (
+    Backup,
+    json_object,
+    through_link,
+    write_atomically,
+    write_through,
+    written_through,
+)
 from inspector.config.document import Document, KeyPath
 from inspector.config.fields import describe
 from inspector.config.files import read_config_text
@@ -66,12 +73,11 @@ def install(
         if matcher is not None and event in TOOL_EVENTS:
             group = {"matcher": matcher, **group}
         groups.append(group)
-    backup = Backup(file)
+    backup = Backup(file)  # beside the path the user named, a link or not
     saved = backup.keep() if doc is not None else None
-    file.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(file, _text(settings))
+    target = write_through(file, _text(settings))
     where = f" (the file as it was: {saved})" if saved else ""
-    return f"the relay runs on {', '.join(events)} in {file}{where}"
+    return f"the relay runs on {', '.join(events)} in {file}{where}{through_link(file, target)}"
 
 
 def uninstall(file: Path) -> str:
@@ -85,18 +91,21 @@ def uninstall(file: Path) -> str:
     removed = _remove_relay(hooks, keep=_hooks_in(before)) if hooks is not None else 0
     if not removed:
         return f"the relay is not in {file}: nothing taken out"
+    target = written_through(file)
     if hooks is not None and not hooks and "hooks" not in json_object(before):
         del settings["hooks"]
     if before is not None and settings == json_object(before):
-        write_atomically(file, before)
+        write_atomically(target, before)
         backup.discard()
-        return f"took the relay out of {file}: it is as it was before install"
+        as_it_was = "it is as it was before install"
+        return f"took the relay out of {file}: {as_it_was}{through_link(file, target)}"
     if before is None and not settings:
-        os.unlink(file)
-        return f"took the relay out of {file}, which install had made: removed it"
-    write_atomically(file, _text(settings))
+        os.unlink(target)
+        made = f"which install had made: removed it{through_link(file, target, 'removed')}"
+        return f"took the relay out of {file}, {made}"
+    write_atomically(target, _text(settings))
     backup.discard()
-    return f"took {removed} relay handler(s) out of {file}"
+    return f"took {removed} relay handler(s) out of {file}{through_link(file, target)}"
 
 
 def _read(file: Path) -> tuple[Document | None, JSONObject]:

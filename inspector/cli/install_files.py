@@ -1,4 +1,5 @@
-"""Files `install` changes: written whole or not at all, and backed up before the first change."""
+"""Files `install` changes: written whole or not at all, through a symbolic link rather than over
+it (a dotfiles repository's settings stay linked), and backed up before the first change."""
 
 from __future__ import annotations
 
@@ -42,6 +43,29 @@ def json_object(data: bytes | None) -> dict[str, Any]:
     except (ValueError, RecursionError):
         value = {}
     return value if isinstance(value, dict) else {}
+
+
+def written_through(file: Path) -> Path:
+    """The file that changing `file` changes: itself, or when it is a symbolic link (a settings
+    file kept in a dotfiles repository) the file it points to, so the link stays a link. A link
+    to a file not written yet points to where it will be."""
+    return Path(os.path.realpath(file)) if file.is_symlink() else file
+
+
+def write_through(file: Path, data: str) -> Path:
+    """Write `file` whole (making its folder), through a symbolic link if it is one; returns the
+    file written."""
+    target = written_through(file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(target, data)
+    return target
+
+
+def through_link(file: Path, target: Path, done: str = "changed") -> str:
+    """For the user, after what was done to `file`: that it was done to the link's target."""
+    if target == file:
+        return ""
+    return f"; {file} is a link: {done} the file it points to, {target}, and kept the link"
 
 
 def write_atomically(file: Path, data: str | bytes) -> None:

@@ -18,7 +18,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from inspector.cli.install_files import Backup, json_object, write_atomically
+from inspector.cli.install_files import (
+    Backup,
+    json_object,
+    through_link,
+    write_atomically,
+    write_through,
+    written_through,
+)
 from inspector.config.document import Document
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe
@@ -74,11 +81,11 @@ def install(file: Path, entry: JSONObject) -> str:
     if isinstance(allow, list) and PLUGIN_ID not in allow:
         allow.append(PLUGIN_ID)
     _object(doc, plugins, ("plugins", "entries"))[PLUGIN_ID] = entry
-    saved = Backup(file).keep() if keep_as_it_was else None
-    file.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(file, _text(settings))
+    saved = Backup(file).keep() if keep_as_it_was else None  # beside the path named, a link or not
+    target = write_through(file, _text(settings))
     where = f" (the file as it was: {saved})" if saved else ""
-    return f"the bridge plugin is in {file}{where}; restart the Gateway to load it"
+    link = through_link(file, target)
+    return f"the bridge plugin is in {file}{where}{link}; restart the Gateway to load it"
 
 
 def uninstall(file: Path) -> str:
@@ -91,16 +98,19 @@ def uninstall(file: Path) -> str:
     if not _take_out(settings, before):
         return f"the bridge plugin is not in {file}: nothing taken out"
     original = backup.content()
+    target = written_through(file)
     if original is not None and settings == before:
-        write_atomically(file, original)
+        write_atomically(target, original)
         backup.discard()
-        return f"took the bridge plugin out of {file}: it is as it was before install"
+        as_it_was = "it is as it was before install"
+        return f"took the bridge plugin out of {file}: {as_it_was}{through_link(file, target)}"
     if original is None and not settings:
-        os.unlink(file)
-        return f"took the bridge plugin out of {file}, which install had made: removed it"
-    write_atomically(file, _text(settings))
+        os.unlink(target)
+        made = f"which install had made: removed it{through_link(file, target, 'removed')}"
+        return f"took the bridge plugin out of {file}, {made}"
+    write_atomically(target, _text(settings))
     backup.discard()
-    return f"took the bridge plugin out of {file}"
+    return f"took the bridge plugin out of {file}{through_link(file, target)}"
 
 
 def _take_out(settings: JSONObject, before: JSONObject) -> bool:
