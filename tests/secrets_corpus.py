@@ -53,6 +53,10 @@ def records_for(entry: dict[str, Any], value: Any, hook: str) -> list[Record]:
         return [_exchange(hook, {"headers": [{"name": key, "value": value}]})]
     if place == "dict_key":
         return [_exchange(hook, {"accounts": {value: "prod"}})]
+    if place == "nested":
+        return [_exchange(hook, {key: {"value": value}})]
+    if place == "nested_list":
+        return [_exchange(hook, {key: [{"id": "k1", "value": value}]})]
     return [_exchange(hook, {key: value})]
 
 

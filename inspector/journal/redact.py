@@ -4,10 +4,15 @@ Wherever a record holds JSON (request, response, event payload, and the raw wire
 are parsed, redacted and written again as compact JSON; a line with nothing secret is kept byte
 for byte), the value of a secret key (secret_keys; unless null, empty or a boolean) becomes
 "[REDACTED]", and so does the value of a header given as a pair (`[["Authorization", "Bearer
-..."]]`) or as `{"name": "Authorization", "value": ...}`. A key that is itself a secret (a token
-used as a dict key) is redacted as text. Every other string, and every line that is not JSON
-(stderr, stray stdout, error messages), goes through secret_text. A private key printed over
-several stderr or stdout lines of one hook is hidden line by line up to its END line.
+..."]]`) or as `{"name": "Authorization", "value": ...}`. When that value is an object or a
+list, every string and number in it is hidden and its shape is kept (`"token": {"value":
+"[REDACTED]"}`), unless it is a JSON schema (`"password": {"type": "string"}`, a tool's
+parameters), which is redacted as any other value. A key that is itself a secret (a token
+used as a dict key) is redacted as text. A string that holds a JSON object or array is
+redacted as JSON. Every other string, and every line that is not JSON (stderr, stray stdout,
+error messages), goes through secret_text. Across the stderr or stdout lines of one hook: a
+private key's body is hidden line by line up to its END line, and the one word on the line
+after a prompt for a secret ("Enter password:", "Generated password for admin:") is hidden.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 
 from inspector.journal.records import Noise, Record, Stderr, record_from_json
 from inspector.journal.secret_keys import is_secret_key
+from inspector.journal.secret_prose import prompts_for_secret
 from inspector.journal.secret_text import (
     REDACTED,
     opens_private_key,
@@ -29,17 +35,22 @@ from inspector.protocol.jsonrpc import go_json
 
 TEXT_FIELDS = frozenset({"raw_request", "raw_response", "line", "stderr"})  # JSON, or text
 HEADER_NAME_FIELDS = ("name", "key")  # {"name": "Authorization", "value": "Bearer ..."}
+SCHEMA_TYPES = frozenset({"string", "number", "integer", "object", "array", "boolean", "null"})
 
 
 def redact_session(records: Iterable[Record]) -> Iterator[Record]:
     """Each record redacted, in order; a private key's body lines that follow its BEGIN line
-    in the same hook's stderr or stdout are hidden whole."""
+    in the same hook's stderr or stdout are hidden whole, and so is a one-word line that
+    follows a prompt for a secret there."""
     in_private_key: set[tuple[str, str]] = set()  # (record type, hook)
+    after_prompt: set[tuple[str, str]] = set()
     for record in records:
         if not isinstance(record, Stderr | Noise):
             yield redact(record)
             continue
         stream = (record.type, record.hook)
+        prompted = stream in after_prompt
+        after_prompt.discard(stream)
         if stream in in_private_key:
             end = private_key_end(record.line)
             if end < 0:
@@ -51,7 +62,18 @@ def redact_session(records: Iterable[Record]) -> Iterator[Record]:
             continue
         if opens_private_key(record.line):
             in_private_key.add(stream)
+        if prompts_for_secret(record.line):
+            after_prompt.add(stream)
+        if prompted and _one_word(record.line):
+            yield dataclasses.replace(
+                record, line=record.line.replace(record.line.strip(), REDACTED)
+            )
+            continue
         yield redact(record)
+
+
+def _one_word(line: str) -> bool:
+    return len(line.split()) == 1
 
 
 def redact(record: Record) -> Record:
@@ -86,7 +108,7 @@ def redact_value(value: Any) -> Any:
             return [_redact_pair(item) for item in value]
         return [redact_value(item) for item in value]
     if isinstance(value, str):
-        return redact_text(value)
+        return redact_line(value) if value.lstrip()[:1] in ("{", "[") else redact_text(value)
     return value
 
 
@@ -96,9 +118,21 @@ def _redact_object(value: dict[str, Any]) -> dict[str, Any]:
     redacted: dict[str, Any] = {}
     for key, item in value.items():
         secret = is_secret_key(key) or (header_is_secret and key == "value")
-        hidden = REDACTED if secret and _hideable(item) else redact_value(item)
+        hidden = _hidden(item) if secret else redact_value(item)
         redacted[_unused(redact_text(key), redacted)] = hidden
     return redacted
+
+
+def _hidden(value: Any) -> Any:
+    """A secret key's value hidden: every string and number in it, its shape kept; a JSON
+    schema of the secret field is no secret."""
+    if isinstance(value, dict):
+        if value.get("type") in SCHEMA_TYPES:
+            return redact_value(value)
+        return {redact_text(key): _hidden(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_hidden(item) for item in value]
+    return REDACTED if _hideable(value) else value
 
 
 def _is_pair(item: Any) -> bool:
@@ -107,8 +141,8 @@ def _is_pair(item: Any) -> bool:
 
 def _redact_pair(pair: list[Any]) -> list[Any]:
     name, value = pair
-    if is_secret_key(name) and _hideable(value):
-        return [name, REDACTED]
+    if is_secret_key(name):
+        return [name, _hidden(value)]
     return [redact_text(name), redact_value(value)]
 
 

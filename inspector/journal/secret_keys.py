@@ -2,7 +2,7 @@
 
 A name is secret when its last word names a secret: `token`, `password(s)`, `passwd`,
 `passphrase`, `pass`, `pwd`, `secret(s)`, `authorization`, `auth`, `credential(s)`, `cookie`,
-`sig` (an Azure SAS signature), or `key` right after `api`, `private`, `secret`, `access`,
+`sig` (an Azure SAS signature), or `key(s)` right after `api`, `private`, `secret`, `access`,
 `signing`, `encryption`, `ssh`, `auth`, `account`, `client`, `service`, `master`, `db`,
 `database` or `deploy` (`apikey` and friends written as one word too), or when it is one word
 ending in `password`, `passwd`, `passphrase` or `secret` (`PGPASSWORD`). Words are split at
@@ -67,7 +67,7 @@ _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 # How a secret name ends, for finding candidates in text; is_secret_key has the last word.
 SECRET_NAME_END = (
     r"token|passwords?|passwd|passphrase|pass|pwd|secrets?|authorization|auth|credentials?"
-    rf"|cookie|sig|(?:{'|'.join(sorted(KEY_QUALIFIERS))})[_.-]?key"
+    rf"|cookie|sig|(?:{'|'.join(sorted(KEY_QUALIFIERS))})[_.-]?keys?"
 )
 
 
@@ -81,4 +81,4 @@ def is_secret_key(name: str) -> bool:
     last = words[-1]
     if last in SECRET_WORDS or last.endswith(SECRET_ENDINGS):
         return True
-    return last == "key" and len(words) > 1 and words[-2] in KEY_QUALIFIERS
+    return last in ("key", "keys") and len(words) > 1 and words[-2] in KEY_QUALIFIERS

@@ -1,6 +1,7 @@
-"""Strings shaped like known credentials, found by Yelp's detect-secrets plugins (AWS, GitHub,
+"""Strings shaped like known credentials, found by gitleaks' rules (secret_rules: about 220
+providers, and its generic `name = value` rule), by Yelp's detect-secrets plugins (AWS, GitHub,
 GitLab, Slack, Stripe, JWT, npm, OpenAI, Azure storage, SendGrid, Twilio, Discord, PyPI, ...)
-and by a few shapes those plugins do not know yet.
+and by a few shapes neither knows.
 
 detect-secrets is imported here only, and only `hook-inspector export` imports this module: it
 pulls in `requests` (about half a second), which no other command should pay for.
@@ -15,6 +16,9 @@ from functools import cache
 from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 from detect_secrets.plugins.base import BasePlugin, RegexBasedDetector
 
+from inspector.journal.secret_rules import gitleaks_rules
+from inspector.journal.spans import merged
+
 # Plugins whose findings are not credentials by their shape: entropy (git SHAs, UUIDs, base64 of
 # ordinary text), any public IP, keywords (key names are judged by secret_keys.is_secret_key,
 # which keeps `password_hint` and `PWD` readable), and the private key header (the whole
@@ -28,13 +32,43 @@ NOT_SHAPES = frozenset(
         "PrivateKeyDetector",
     }
 )
-# Shapes detect-secrets 1.5.0 has no plugin for.
+# A word (lower case) that every match of a plugin's patterns holds, read off the patterns of
+# detect-secrets 1.5: a plugin runs only on text that holds one, as gitleaks runs a rule only
+# on text that holds one of its keywords. A plugin not named here runs on all text.
+DETECTOR_WORDS = {
+    "ArtifactoryDetector": ("akc", "ap"),
+    "AWSKeyDetector": ("a3t", "abia", "acca", "akia", "asia", "aws"),
+    "AzureStorageKeyDetector": ("accountkey=",),
+    "BasicAuthDetector": ("://",),
+    "CloudantDetector": ("cl",),
+    "GitHubTokenDetector": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "GitLabTokenDetector": ("gl", "gr1348941"),
+    "IbmCloudIamDetector": ("key", "pwd", "pass", "token"),
+    "IbmCosHmacDetector": ("secret",),
+    "JwtTokenDetector": ("eyj",),
+    "MailchimpDetector": ("-us",),
+    "NpmDetector": ("_authtoken",),
+    "OpenAIDetector": ("t3blbkfj",),
+    "PypiTokenDetector": ("pypi-",),
+    "SendGridDetector": ("sg.",),
+    "SlackDetector": ("xox", "hooks.slack.com"),
+    "SoftlayerDetector": ("sl", "softlayer"),
+    "SquareOAuthDetector": ("sq0csp-",),
+    "StripeDetector": ("k_live_",),
+    "TelegramBotTokenDetector": (":",),
+    "TwilioKeyDetector": ("ac", "sk"),
+}
+# Shapes neither detect-secrets 1.5.0 nor gitleaks' rules know (or know only more strictly),
+# each at the start of a token: not after a letter, digit, `_` or `-` (`task-sk-runner-...`).
 OWN_SHAPES = re.compile(
-    r"\bAIza[0-9A-Za-z_-]{35}"  # Google API keys
-    r"|\bhf_[A-Za-z0-9]{30,}"  # Hugging Face tokens
-    r"|\bnpm_[A-Za-z0-9]{36}"  # npm access tokens (the plugin needs an .npmrc line)
-    r"|\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"  # OpenAI keys without T3BlbkFJ
-    r"|\bgithub_pat_[A-Za-z0-9_]{22,}"  # GitHub fine-grained tokens
+    r"(?<![\w-])(?:"
+    r"AIza[0-9A-Za-z_-]{35}"  # Google API keys
+    r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face tokens (gitleaks wants 34 letters)
+    r"|npm_[A-Za-z0-9]{36}"  # npm access tokens (the plugin needs an .npmrc line)
+    r"|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"  # OpenAI keys without T3BlbkFJ
+    r"|github_pat_[A-Za-z0-9_]{22,}"  # GitHub fine-grained tokens
+    r"|whsec_[A-Za-z0-9+/=]{24,}"  # Stripe webhook signing secrets
+    r")"
 )
 # A match is widened over the rest of its token: some plugins match a fixed-length prefix (a
 # JWT's signature, a key longer than the plugin expects), and what follows is secret too.
@@ -56,20 +90,19 @@ def detectors() -> tuple[RegexBasedDetector, ...]:
 
 def shaped_secrets(text: str) -> list[tuple[int, int]]:
     """The spans of `text` that hold a credential by its shape, merged, in order."""
-    spans = sorted(_candidates(text))
-    merged: list[tuple[int, int]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
+    return merged(_candidates(text))
 
 
 def _candidates(text: str) -> Iterator[tuple[int, int]]:
     for match in OWN_SHAPES.finditer(text):
         yield _widened(text, *match.span())
+    for start, end in gitleaks_rules().find(text):
+        yield _widened(text, start, end)
+    lowered = text.lower()
     for detector in detectors():
+        words = DETECTOR_WORDS.get(type(detector).__name__, ("",))
+        if not any(word in lowered for word in words):
+            continue
         for pattern in detector.denylist:
             for match in pattern.finditer(text):
                 start, end = _secret_span(match)

@@ -2,11 +2,13 @@
 
 Hidden, each replaced by "[REDACTED]": the body of a private key block (PEM, OpenSSH, PGP; to
 the end of the text when its END line is not in it); `key=value`, `key: value`,
-`"key": "value"` and `--key value` with a secret key (secret_keys); passwords on command lines
-(`mysql -pX`, `curl -u user:X`, `docker login -p X`, `sshpass -p X`); the password of a
-`scheme://user:password@host` URL (the user may be empty: `redis://:pw@host`); a `Bearer` or
-`Basic` credential; and strings shaped like known credentials (secret_shapes). Text with
-nothing secret comes back unchanged.
+`"key": "value"`, `"key": {...}` and `--key value` with a secret key (secret_keys); passwords
+on command lines (secret_commands: `mysql -pX`, `curl -u user:X`, `htpasswd -b f user X`, `aws
+configure set aws_secret_access_key X`, ...); passwords told in prose or printed after a
+prompt (secret_prose); the password of a `scheme://user:password@host` URL (the user may be
+empty: `redis://:pw@host`); a `Bearer` or `Basic` credential; strings shaped like known
+credentials (secret_shapes: gitleaks' and detect-secrets' rules); and base64 that decodes to
+text holding any of these (secret_encoded). Text with nothing secret comes back unchanged.
 """
 
 from __future__ import annotations
@@ -14,8 +16,17 @@ from __future__ import annotations
 import functools
 import re
 
+from inspector.journal.secret_commands import (
+    COMMAND_PASSWORDS,
+    COMMAND_WORDS,
+    htpasswd_passwords,
+    setting_values,
+)
+from inspector.journal.secret_encoded import encoded_secrets
 from inspector.journal.secret_keys import SECRET_NAME_END, is_secret_key
+from inspector.journal.secret_prose import PROMPTED, PROSE, is_prose
 from inspector.journal.secret_shapes import shaped_secrets
+from inspector.journal.spans import merged
 
 REDACTED = "[REDACTED]"
 CACHED_LENGTH = 1024
@@ -29,9 +40,12 @@ _PRIVATE_KEY = re.compile(
     re.DOTALL,
 )
 _PRIVATE_KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+# Words every secret name (secret_keys) and every prose or prompt name (secret_prose) holds.
+NAME_WORDS = ("token", "pass", "pwd", "secret", "auth", "credential", "cookie", "sig", "key")
 _KEY = rf"(?P<key>(?:[A-Za-z][\w.-]*?)?(?i:{SECRET_NAME_END}))(?![\w.-])"
 _VALUE = (
-    r'(?P<value>\\"(?:[^"\\]|\\[^"])*\\"'  # \"escaped\", in JSON inside a string
+    r"(?P<value>\{(?:[^{}]|\{[^{}]*\})*\}"  # {"an": "object"}, two levels deep
+    r'|\\"(?:[^"\\]|\\[^"])*\\"'  # \"escaped\", in JSON inside a string
     r'|"(?:[^"\\]|\\.)*"|\'[^\']*\''  # "double" or 'single' quoted
     r"|(?:(?:Bearer|Basic|Token|Digest)\s+)?"  # bare, maybe with a scheme
     r"(?:\[REDACTED\]|[^\s,;&\"'}\]\\]+))"  # (already hidden: no second "]")
@@ -39,16 +53,9 @@ _VALUE = (
 # key=value, key = value, key: value, "key": ... (not `sig= a word`: prose)
 _PAIR = re.compile(rf"(?<![\w.]){_KEY}(?:\\?[\"'])?(?:\s*:\s*|=|\s+=\s*){_VALUE}")
 _FLAG = re.compile(rf"(?<![\w-])--?{_KEY}\s+(?!-){_VALUE}")  # --key value
-_ARGUMENT = r"""(?P<value>"[^"]*"|'[^']*'|[^\s'"]+)"""
-_SAME_COMMAND = r"\b[^\n|;&]*?\s"  # further on the same command line
-_COMMAND_PASSWORDS = tuple(
-    re.compile(command + _SAME_COMMAND + option + _ARGUMENT)
-    for command, option in (
-        (r"\b(?:mysql|mariadb)\w*", r"-p(?=[^\s-])"),  # -pSECRET (a bare -p asks)
-        (r"\bcurl", r"""(?:-u\s*|--user[\s=]+)["']?[^\s:'"]*:"""),  # -u user:SECRET
-        (r"\b(?:docker|podman|buildah|nerdctl)\s+login", r"-p\s*"),
-        (r"\bsshpass", r"-p\s*"),
-    )
+# An object that is a JSON schema of a secret field ({"type": "string", ...}): not a secret.
+_SCHEMA = re.compile(
+    r'^\{\s*\\?"type\\?"\s*:\s*\\?"(?:string|number|integer|object|array|boolean|null)\\?"'
 )
 _URL_PASSWORD = re.compile(r"(?<=://)(?P<user>[^/\s:@]*):[^/\s@]+(?=@)")
 _SCHEME_CREDENTIAL = re.compile(r"\b(?:Bearer|Basic)\s+(?P<value>[\w.~+/-]+=*)")
@@ -61,13 +68,24 @@ def redact_text(text: str) -> str:
 
 
 def _redact(text: str) -> str:
-    text = _PRIVATE_KEY.sub(_hide_private_key, text)
-    for command in _COMMAND_PASSWORDS:
-        text = command.sub(_hide_value, text)
-    text = _FLAG.sub(_hide_flag, _PAIR.sub(_hide_pair, text))
-    text = _URL_PASSWORD.sub(lambda match: f"{match['user']}:{REDACTED}", text)
-    text = _SCHEME_CREDENTIAL.sub(_hide_credential, text)
-    return _hide_spans(text, shaped_secrets(text))
+    lowered = text.lower()  # each pattern below is tried only on text with a word it needs
+    if "-----begin" in lowered:
+        text = _PRIVATE_KEY.sub(_hide_private_key, text)
+    if any(word in lowered for word in COMMAND_WORDS):
+        for command in COMMAND_PASSWORDS:
+            text = command.sub(_hide_value, text)
+        text = _hide_spans(text, list(htpasswd_passwords(text)))
+    if any(word in lowered for word in NAME_WORDS):
+        text = _hide_spans(text, [match.span("value") for match in setting_values(text)])
+        text = _FLAG.sub(_hide_flag, _PAIR.sub(_hide_pair, text))
+        text = PROSE.sub(_hide_prose, text)
+        text = PROMPTED.sub(_hide_value, text)
+    if "://" in text:
+        text = _URL_PASSWORD.sub(lambda match: f"{match['user']}:{REDACTED}", text)
+    if "bearer" in lowered or "basic" in lowered:
+        text = _SCHEME_CREDENTIAL.sub(_hide_credential, text)
+    text = _hide_spans(text, shaped_secrets(text))
+    return _hide_spans(text, merged(encoded_secrets(text, redact_text)))
 
 
 _redact_short = functools.lru_cache(maxsize=1 << 16)(_redact)
@@ -97,7 +115,13 @@ def _hide_pair(match: re.Match[str]) -> str:
     separator = match[0][match.end("key") - match.start() : match.start("value") - match.start()]
     if key.lower() in WEAK_NAMES and not any(mark in separator for mark in "=\"'"):
         return match[0]
+    if _SCHEMA.match(match["value"]):
+        return match[0]
     return _hide_value(match)
+
+
+def _hide_prose(match: re.Match[str]) -> str:
+    return match[0] if is_prose(match["value"]) else _hide_value(match)
 
 
 def _hide_flag(match: re.Match[str]) -> str:
@@ -105,13 +129,15 @@ def _hide_flag(match: re.Match[str]) -> str:
 
 
 def _hide_value(match: re.Match[str]) -> str:
-    value = match["value"]
-    if value[:1] in ("'", '"') or value[:2] == '\\"':
-        quote = value[: 2 if value.startswith("\\") else 1]
-        hidden = f"{quote}{REDACTED}{quote}"
-    else:
-        hidden = REDACTED
-    return match[0][: match.start("value") - match.start()] + hidden
+    return match[0][: match.start("value") - match.start()] + _hidden(match["value"])
+
+
+def _hidden(value: str) -> str:
+    """What replaces a value: "[REDACTED]", in the value's quotes if it had them."""
+    quote = value[:2] if value[:2] == '\\"' else value[:1]
+    if quote in ("'", '"', '\\"') and len(value) >= 2 * len(quote) and value.endswith(quote):
+        return f"{quote}{REDACTED}{quote}"
+    return REDACTED
 
 
 def _hide_credential(match: re.Match[str]) -> str:
@@ -127,7 +153,7 @@ def _hide_spans(text: str, spans: list[tuple[int, int]]) -> str:
         return text
     parts, position = [], 0
     for start, end in spans:
-        parts += [text[position:start], REDACTED]
+        parts += [text[position:start], _hidden(text[start:end])]
         position = end
     parts.append(text[position:])
     return "".join(parts)
