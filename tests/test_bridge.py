@@ -25,6 +25,7 @@ import pytest
 import yaml
 from conftest import SCRIPTED, config_of, scripted, wait_for
 from fake_agent import FakeAgent, go_json
+from relay_proof_support import relay_proof
 
 from inspector.bridge.listener import (
     Listener,
@@ -171,7 +172,8 @@ class StandIn:
             reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 24)
         stand_in = cls(reader, writer)
         deadlines = {**wire.DEFAULT_DEADLINES_MS, **(deadlines_ms or {})}
-        writer.write(greeting or wire.greeting(name, token, deadlines))
+        proof = await relay_proof(reader, writer, token) if token is not None else None
+        writer.write(greeting or wire.greeting(name, proof, deadlines))
         stand_in.welcome = json.loads(await reader.readline())
         return stand_in
 
@@ -693,8 +695,9 @@ async def test_bad_greetings_are_refused_and_recorded(socket_path: Path) -> None
     async with running_inspector(socket_path=socket_path) as (engine, listener):
         cases = {
             b"hello there\n": "the first line is not a hook-inspector relay greeting",
-            json.dumps({wire.GREETING_KEY: 2, "name": "future"}).encode() + b"\n": (
-                "wire version 2; this inspector speaks 1"
+            json.dumps({wire.GREETING_KEY: 3, "name": "future"}).encode() + b"\n": (
+                "wire version 3; this inspector speaks 2: update the relay (or the OpenClaw"
+                " plugin) and the inspector to the same hook-inspector"
             ),
             wire.greeting("odd", None, {"interceptor": -1}): (
                 "deadlines_ms.interceptor is not a positive number of milliseconds"
@@ -706,13 +709,13 @@ async def test_bad_greetings_are_refused_and_recorded(socket_path: Path) -> None
         }
         for greeting, reason in cases.items():
             stand_in = await StandIn.connect(path=socket_path, greeting=greeting)
-            assert stand_in.welcome == {"hook_inspector": 1, "ok": False, "error": reason}
+            assert stand_in.welcome == {"hook_inspector": 2, "ok": False, "error": reason}
             assert await hung_up(stand_in)
         assert listener.sessions == {}
         hello = {"jsonrpc": "2.0", "id": 1, "method": "hook.hello", "params": {"modes": MODES}}
         greeting = wire.greeting("fine", None, wire.DEFAULT_DEADLINES_MS, hello)
         good = await StandIn.connect(path=socket_path, greeting=greeting)
-        assert good.welcome == {"hook_inspector": 1, "ok": True}
+        assert good.welcome == {"hook_inspector": 2, "ok": True}
         await wait_for(lambda: lifecycle(engine, "fine") != [])
 
     refused = [r for r in engine.journal.of_type(Lifecycle) if r.state == "refused"]
@@ -909,8 +912,9 @@ async def test_tcp_refuses_a_wrong_or_missing_token(tmp_path: Path, socket_path:
         finally:
             await listener.close()
 
-    assert wrong.welcome == {"hook_inspector": 1, "ok": False, "error": "wrong token"}
-    assert missing.welcome == {"hook_inspector": 1, "ok": False, "error": "a token is required"}
+    assert wrong.welcome == {"hook_inspector": 2, "ok": False, "error": "wrong token"}
+    assert missing.welcome["ok"] is False
+    assert missing.welcome["error"].startswith("a token is required")
     assert right.welcome["ok"] is True and answer["result"]["action"] == "continue"
     refused = [
         (r.hook, r.detail) for r in engine.journal.of_type(Lifecycle) if r.state == "refused"

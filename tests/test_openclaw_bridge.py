@@ -18,6 +18,7 @@ from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, DENY, Verdict
 from inspector.hosts.load import load_config
 from inspector.journal.records import Decision, Event, Exchange, Noise
+from inspector.relay import wire
 from tests.conftest import wait_for
 
 EXAMPLE = Path(__file__).parents[1] / "inspector" / "examples" / "openclaw" / "tool-guard"
@@ -252,7 +253,7 @@ async def test_a_line_nested_deeper_than_json_goes_is_noise_and_the_plugin_is_st
 ) -> None:
     socket = tmp_path / "relay.sock"
     engine = Engine(load_config(EXAMPLE))
-    greeting = {"hook_inspector_relay": 1, "name": "openclaw", "pid": 1, "token": None}
+    greeting = {"hook_inspector_relay": wire.WIRE_VERSION, "name": "openclaw", "pid": 1}
     event, ctx = exec_call("rm -rf /")
     call = {"id": 1, "hook": "before_tool_call", "event": event, "ctx": ctx, "timeout_ms": 5000}
     async with inspector(engine, socket):

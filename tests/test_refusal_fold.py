@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+from relay_proof_support import relay_proof
+
 from inspector.bridge.listener import ListenOptions, listen_for_relays, parse_listen
 from inspector.bridge.refusals import MAX_REASONS
 from inspector.config.model import Config
@@ -13,12 +15,14 @@ from inspector.journal.records import Lifecycle
 from inspector.relay import wire
 
 REFUSALS = 40
+FUTURE = wire.WIRE_VERSION + 1
 
 
 async def refused_welcome(port: int, name: str, token: str | None) -> dict[str, object]:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
-        writer.write(wire.greeting(name, token, dict(wire.DEFAULT_DEADLINES_MS)))
+        proof = await relay_proof(reader, writer, token) if token is not None else None
+        writer.write(wire.greeting(name, proof, dict(wire.DEFAULT_DEADLINES_MS)))
         return json.loads(await reader.readline())
     finally:
         writer.close()
@@ -44,12 +48,14 @@ async def test_a_flood_of_wrong_tokens_is_one_record_that_counts_them() -> None:
             return welcomes, refusals(engine), len(engine.journal)
 
     welcomes, refused, total = await asyncio.wait_for(flood(), 60)
-    assert all(w == {"hook_inspector": 1, "ok": False, "error": "wrong token"} for w in welcomes)
+    wrong = {"hook_inspector": wire.WIRE_VERSION, "ok": False, "error": "wrong token"}
+    assert all(w == wrong for w in welcomes)
     assert [r.hook for r in refused] == ["intruder-0", "careless"]
     first, other = (r.detail for r in refused)
     assert first.startswith("wrong token (from 127.0.0.1:")
     assert f"; {REFUSALS} times, the last from 127.0.0.1:" in first
-    assert other.startswith("a token is required (from 127.0.0.1:") and "times" not in other
+    assert other.startswith("a token is required: the relay must prove it knows it")
+    assert "(from 127.0.0.1:" in other and "times" not in other
     assert total < 10
 
 
@@ -62,7 +68,7 @@ async def test_refusals_that_vary_their_reason_still_cost_a_bounded_number_of_re
                 port = int(listener.address.rsplit(":", 1)[1])
                 for n in range(REFUSALS):
                     await refused_welcome(port, "intruder", None if n % 2 else "guess")
-                for version in range(2, 2 + REFUSALS):
+                for version in range(FUTURE, FUTURE + REFUSALS):
                     greeting = {wire.GREETING_KEY: version, "name": "intruder"}
                     await raw_welcome(port, json.dumps(greeting).encode() + b"\n")
             finally:
@@ -75,11 +81,11 @@ async def test_refusals_that_vary_their_reason_still_cost_a_bounded_number_of_re
     assert f"; {REFUSALS // 2} times, the last from" in wrong
     assert wrong.startswith("wrong token") and missing.startswith("a token is required")
     assert [v.split(";")[0] for v in versions] == [
-        f"wire version {n}" for n in range(2, 2 + MAX_REASONS - 2)
+        f"wire version {n}" for n in range(FUTURE, FUTURE + MAX_REASONS - 2)
     ]
     later = REFUSALS - (MAX_REASONS - 2)
     assert other.startswith(f"{later} refusals for other reasons, the first: wire version ")
-    assert f"the last: wire version {1 + REFUSALS};" in other
+    assert f"the last: wire version {FUTURE - 1 + REFUSALS};" in other
 
 
 async def raw_welcome(port: int, line: bytes) -> dict[str, object]:

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import pytest
 from conftest import wait_for
 from fake_agent import FakeAgent, go_json
+from relay_proof_support import inspector_proof
 
 from inspector.relay import wire
 from inspector.relay.agent_in import AgentIn
@@ -85,9 +86,10 @@ class FakeInspector:
             await self.drop()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        proof = await inspector_proof(reader, writer, self.token) if self.token else None
         greeting = json.loads(await reader.readline())
         self.greetings.append(greeting)
-        if self.token is not None and greeting.get("token") != self.token:
+        if proof is not None and greeting.get("proof") != proof:
             writer.write(wire.welcome(False, "wrong token"))
             writer.close()
             return
@@ -391,11 +393,11 @@ async def test_tcp_with_the_right_token(
     call = await agent.call("hook.before_tool", {"tool": "exec"})
 
     assert call.answer == echo_answers(json.loads(call.request))
-    assert inspector.greetings[0]["token"] == "s3cret"
+    assert "s3cret" not in json.dumps(inspector.greetings)
 
 
 @bounded(20)
-async def test_tcp_with_a_wrong_token_is_refused(
+async def test_tcp_with_a_wrong_token_trusts_no_inspector(
     tmp_path: Path, inspectors: Inspectors, started: Start
 ) -> None:
     inspector = FakeInspector(echo_answers, token="s3cret")
@@ -408,12 +410,13 @@ async def test_tcp_with_a_wrong_token_is_refused(
 
     approval = await agent.call("hook.approve_tool", {"tool": "exec"})
     interceptor = await agent.call("hook.before_tool", {"tool": "exec"})
-    await agent.wait_stderr("wrong token")
+    await agent.wait_stderr("did not prove it knows the token")
 
-    assert approval.result["approved"] is False and "wrong token" in approval.result["reason"]
+    assert approval.result["approved"] is False
+    assert "did not prove it knows the token" in approval.result["reason"]
     assert interceptor.result == {"action": "continue"}
-    assert inspector.received == []
-    assert said(agent, "refused this relay: wrong token") == 1
+    assert inspector.greetings == [] and inspector.received == []
+    assert said(agent, "did not prove it knows the token") == 1
 
 
 def test_tcp_needs_a_token_file() -> None:

@@ -262,7 +262,7 @@ async def test_an_accept_without_a_descriptor_waits_and_is_said_once_never_a_tra
     finally:
         loop.set_exception_handler(None)
 
-    assert welcome == {"hook_inspector": 1, "ok": True}
+    assert welcome == {"hook_inspector": wire.WIRE_VERSION, "ok": True}
     (said,) = cannot_accept(engine)
     assert "Too many open files" in said and "relays wait in the queue" in said
     assert reported == []

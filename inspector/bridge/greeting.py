@@ -1,8 +1,8 @@
-"""Reading a relay's greeting (see wire.py): who it is, the agent's deadlines, and its token."""
+"""Reading a relay's greeting (see wire.py): who it is, the agent's deadlines, and its proof
+that it knows the token."""
 
 from __future__ import annotations
 
-import hmac
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +10,7 @@ from typing import Any
 from inspector.bridge.command_greeting import CommandGreeting, read_command
 from inspector.host_names import OPENCLAW
 from inspector.relay.command_wire import COMMAND_KEY
+from inspector.relay.proof import PROOF_KEY, matches
 from inspector.relay.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, PIPES_KEY, WIRE_VERSION
 from inspector.safe_text import one_line
 
@@ -39,8 +40,10 @@ class Refused(Exception):
         self.name = name
 
 
-def read_greeting(line: bytes, token: str | None) -> Greeting:
-    """The greeting in `line`, or Refused. With `token` set, the relay must present it."""
+def read_greeting(line: bytes, proof: str | None) -> Greeting:
+    """The greeting in `line`, or Refused. With `proof` set (the inspector has a token), the
+    relay must present it: the proof over the nonces of the challenge just answered, or "" when
+    the relay sent no challenge (no proof can match)."""
     try:
         message = json.loads(line)
     except (ValueError, RecursionError):
@@ -49,13 +52,11 @@ def read_greeting(line: bytes, token: str | None) -> Greeting:
         raise Refused("the first line is not a hook-inspector relay greeting")
     name = message.get("name")
     name = one_line(name, NAME_LIMIT) if isinstance(name, str) and name.strip() else DEFAULT_NAME
-    version = message[GREETING_KEY]
-    if not _whole(version) or version != WIRE_VERSION:
-        raise Refused(
-            f"wire version {json.dumps(version)}; this inspector speaks {WIRE_VERSION}", name
-        )
-    if token is not None:
-        _check_token(message.get("token"), token, name)
+    wrong = wrong_version(message[GREETING_KEY])
+    if wrong is not None:
+        raise Refused(wrong, name)
+    if proof is not None:
+        _check_proof(message.get(PROOF_KEY), proof, name)
     pid = message.get("pid")
     command = read_command(message[COMMAND_KEY]) if COMMAND_KEY in message else None
     if isinstance(command, str):
@@ -87,10 +88,22 @@ def _plugin(raw: Any, name: str) -> str:
     return str(host)
 
 
-def _check_token(given: Any, expected: str, name: str) -> None:
+def wrong_version(version: Any) -> str | None:
+    """Why a relay of wire `version` is refused, or None for this inspector's own."""
+    if _whole(version) and version == WIRE_VERSION:
+        return None
+    return (
+        f"wire version {json.dumps(version)}; this inspector speaks {WIRE_VERSION}: update the"
+        " relay (or the OpenClaw plugin) and the inspector to the same hook-inspector"
+    )
+
+
+def _check_proof(given: Any, expected: str, name: str) -> None:
     if not isinstance(given, str) or not given:
-        raise Refused("a token is required", name)
-    if not hmac.compare_digest(given.encode(), expected.encode()):
+        raise Refused(
+            "a token is required: the relay must prove it knows it (challenge first)", name
+        )
+    if not expected or not matches(given, expected):
         raise Refused("wrong token", name)
 
 

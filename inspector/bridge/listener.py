@@ -1,10 +1,10 @@
 """The inspector's door for relays: a private Unix socket by default, or TCP with a token.
 
 Whoever can connect can answer the agent's approvals, so the socket lives in a folder only its
-owner can enter (0700) and is itself 0600, both set explicitly; TCP refuses any relay without the
-token, and binds to loopback unless told otherwise. A connection must greet within
-GREETING_TIMEOUT_S, and at most MAX_UNGREETED are waiting for their greeting at once (see
-doorway.py)."""
+owner can enter (0700) and is itself 0600, both set explicitly; TCP refuses any relay that does
+not prove it knows the token (proving.py), and binds to loopback unless told otherwise. A
+connection must greet within GREETING_TIMEOUT_S, and at most MAX_UNGREETED are waiting for their
+greeting at once (see doorway.py)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
 from inspector.bridge.first_line import FirstLine, TooLong, read_first_line
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.plugin_session import PluginSession
+from inspector.bridge.proving import greeting_line
 from inspector.bridge.refusals import REFUSED, RefusalLog
 from inspector.bridge.session import RelaySession
 from inspector.journal.records import Lifecycle
@@ -246,7 +247,7 @@ class Listener:
         self._greeting.add(conn)
         first = FirstLine(b"")
         try:
-            first, problem = await _first_line(conn)
+            first, problem, proof = await greeting_line(conn, self.token, _first_line)
             if self._closing:
                 raise ConnectionAbortedError("the inspector is stopping")
             reader, writer = await _streams(conn, first.rest)
@@ -261,7 +262,7 @@ class Listener:
         try:
             peer = _peer(writer)
             try:
-                greeting = self._greet(first.line, problem, writer, peer)
+                greeting = self._greet(first.line, problem, writer, peer, proof)
             finally:
                 self._doorway.leave()
             pipes = _lent_pipes(greeting, first) if greeting is not None else None
@@ -324,7 +325,12 @@ class Listener:
             del self.plugin_sessions[label]
 
     def _greet(
-        self, line: bytes, problem: str | None, writer: asyncio.StreamWriter, peer: str
+        self,
+        line: bytes,
+        problem: str | None,
+        writer: asyncio.StreamWriter,
+        peer: str,
+        proof: str | None,
     ) -> Greeting | None:
         if problem is not None:
             self._refuse(writer, DEFAULT_NAME, peer, problem)
@@ -332,7 +338,7 @@ class Listener:
         if not line:
             return None  # connected and left without a word: a probe, nothing to record
         try:
-            return read_greeting(line, self.token)
+            return read_greeting(line, proof)
         except Refused as refusal:
             self._refuse(writer, refusal.name, peer, str(refusal))
             return None

@@ -13,7 +13,7 @@ import socket
 import time
 from collections.abc import Callable, Mapping
 
-from inspector.relay import command_wire
+from inspector.relay import command_wire, proof
 from inspector.relay.trust import Untrusted, check_listener, check_socket_file
 from inspector.relay.value import Value
 from inspector.relay.wire import answer_by_ms, read_token, refusal
@@ -121,11 +121,12 @@ def _ask(
     answer_by: float,
 ) -> Output:
     token = _token(target.token_file) if target.token_file else None
+    lines = _Lines(sock, answer_by)
+    relay_proof = _prove(sock, lines, token) if token is not None else None
     greeting = command_wire.greeting(
-        target.name, os.getpid(), token, target.host, target.timeout_ms
+        target.name, os.getpid(), relay_proof, target.host, target.timeout_ms
     )
     sock.sendall(greeting)
-    lines = _Lines(sock, answer_by)
     _check_welcome(lines.next(WELCOME_LIMIT))
     env = command_wire.host_env(target.host, environ)
     sock.sendall(command_wire.event(stdin, env, cwd))
@@ -160,6 +161,18 @@ class _Lines:
         line = bytes(self._buffer[:end])
         del self._buffer[: end + 1]
         return line
+
+
+def _prove(sock: socket.socket, lines: _Lines, token: str) -> str:
+    """The relay's proof for its greeting, once the inspector proved it knows the token
+    (proof.Unproven, an Untrusted, otherwise: the event goes nowhere)."""
+    nonce = proof.new_nonce()
+    sock.sendall(proof.challenge(nonce))
+    try:
+        theirs = proof.inspector_nonce(lines.next(WELCOME_LIMIT), token, nonce)
+    except proof.ChallengeRefused as refusal:
+        raise _Unanswered(f"refused this relay: {refusal.reason}") from None
+    return proof.proof(token, proof.RELAY, nonce, theirs)
 
 
 def _check_welcome(line: bytes) -> None:

@@ -3,7 +3,7 @@
 A command hook (Claude Code, j-cli) is one process per event, so a command relay connects, greets
 as wire.py says with one more key,
 
-    {"hook_inspector_relay": 1, "name": ..., "pid": ..., "token": ...,
+    {"hook_inspector_relay": 2, "name": ..., "pid": ..., "proof": ...,
      "command": {"host": "claude" | "jcli", "timeout_ms": <the host's timeout for the handler>}}
 
 reads the welcome, sends one JSON object and closes its sending side:
@@ -37,12 +37,12 @@ ANSWER_LIMIT = 64 * 1024 * 1024
 INSIDE_INSPECTOR = "HOOK_INSPECTOR_LISTENING"
 
 
-def greeting(name: str, pid: int, token: str | None, host: str, timeout_ms: int) -> bytes:
+def greeting(name: str, pid: int, proof: str | None, host: str, timeout_ms: int) -> bytes:
     message = {
         GREETING_KEY: WIRE_VERSION,
         "name": name,
         "pid": pid,
-        "token": token,
+        "proof": proof,
         COMMAND_KEY: {"host": host, "timeout_ms": timeout_ms},
     }
     return json.dumps(message).encode() + b"\n"

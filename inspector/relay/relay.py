@@ -189,7 +189,7 @@ class Relay:
             self._read_on()
             await asyncio.sleep(retry_s)
 
-    def _greeting(self, token: str | None, unix: bool) -> tuple[bytes, list[int]]:
+    def _greeting(self, proof: str | None, unix: bool) -> tuple[bytes, list[int]]:
         """The greeting, with the agent's pipes when the inspector can take them: the relay
         stops reading stdin first, and keeps what it read past the last line for its
         confirmation (wire.lent) or for itself."""
@@ -198,7 +198,7 @@ class Relay:
         lend = unix and self._lendable and self._stdout.unsent() == 0 and not self._stdin.skipping
         if lend:
             self._offered = self._stdin.stop()
-        greeting = wire.greeting(settings.name, token, settings.deadlines_ms, self._hello, lend)
+        greeting = wire.greeting(settings.name, proof, settings.deadlines_ms, self._hello, lend)
         return greeting, [0, 1] if lend else []
 
     def _read_on(self, already_read: bytes = b"") -> None:

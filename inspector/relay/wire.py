@@ -3,13 +3,26 @@ the relay imports only this module and the standard library, so it starts fast.
 
 A connection starts with one JSON line from the relay, the greeting:
 
-    {"hook_inspector_relay": 1, "name": "<label>", "pid": <relay pid>, "token": "<token>" | null,
+    {"hook_inspector_relay": 2, "name": "<label>", "pid": <relay pid>, "proof": "<hex>" | null,
      "deadlines_ms": {"observer": 500, "interceptor": 5000, "approval": 60000}}
 
 and one JSON line back from the inspector, the welcome or the refusal:
 
-    {"hook_inspector": 1, "ok": true}
-    {"hook_inspector": 1, "ok": false, "error": "<why>"}
+    {"hook_inspector": 2, "ok": true}
+    {"hook_inspector": 2, "ok": false, "error": "<why>"}
+
+The token (TCP; optional on a Unix socket) never crosses the wire: with one, the relay first
+sends a challenge, and greets only once the inspector has proved it knows the token (proof.py):
+
+    relay:     {"hook_inspector_relay": 2, "challenge": "<relay nonce, hex>"}
+    inspector: {"hook_inspector": 2, "challenge": "<inspector nonce>", "proof": "<hex>"}
+    relay:     the greeting, with "proof": its own proof over both nonces
+
+A reply that proves nothing (a squatter on the port) gets nothing more: the relay hangs up and
+answers the agent by itself, as when no inspector runs. An inspector with a token refuses a
+greeting that does not carry the right proof; one without a token refuses a challenge. Version 1
+sent the token itself in the greeting: each side refuses the other's version with a message
+that names both.
 
 After a welcome, both directions carry the agent's JSON-RPC lines exactly as they were, one per
 line: agent -> relay -> inspector for requests and notifications, inspector -> relay -> agent for
@@ -31,7 +44,7 @@ Additions (all optional for the inspector to use):
   inspector reads EOF), keeps reading answers to pending requests until their deadlines, then
   closes.
 
-The agent's pipes (version 1 still; an inspector or relay that does not know this copies lines
+The agent's pipes (since version 1; an inspector or relay that does not know this copies lines
 as above). Over a Unix socket, a relay whose stdin and stdout are pipes may send them with its
 greeting (SCM_RIGHTS: stdin, then stdout), saying `"pipes": true`; it stops reading stdin before
 it greets. An inspector that takes them welcomes with `"pipes": true`, and touches them only once
@@ -61,7 +74,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, TypeGuard
 
-WIRE_VERSION = 1
+WIRE_VERSION = 2
 GREETING_KEY = "hook_inspector_relay"
 WELCOME_KEY = "hook_inspector"
 SOCKET_NAME = "relay.sock"
@@ -97,17 +110,18 @@ def default_socket_location() -> str:
 
 def greeting(
     name: str,
-    token: str | None,
+    proof: str | None,
     deadlines_ms: dict[str, int],
     hello: dict[str, Any] | None = None,
     pipes: bool = False,
 ) -> bytes:
-    """`pipes`: the relay sends the agent's pipes with this greeting."""
+    """`proof`: the relay's (proof.py), after the inspector proved itself; None without a token.
+    `pipes`: the relay sends the agent's pipes with this greeting."""
     message: dict[str, Any] = {
         GREETING_KEY: WIRE_VERSION,
         "name": name,
         "pid": os.getpid(),
-        "token": token,
+        "proof": proof,
         "deadlines_ms": deadlines_ms,
     }
     if hello is not None:

@@ -4,8 +4,10 @@
 // return it as their result. Node built-ins only: OpenClaw loads it from the Python package.
 //
 // The wire (inspector/bridge/plugin_wire.py says it too): one connection per Gateway process,
-// one JSON object a line. The plugin greets
-//   {"hook_inspector_relay": 1, "name": "openclaw", "pid": ..., "token": ...,
+// one JSON object a line. With a token file it first sends a challenge and reads the inspector's
+// proof that it knows the token (relay/proof.py): whoever cannot prove it is told nothing more.
+// Then it greets
+//   {"hook_inspector_relay": 2, "name": "openclaw", "pid": ..., "proof": ... | null,
 //    "plugin": {"host": "openclaw"}}
 // and reads the welcome. Then it sends
 //   {"id": 7, "hook": "before_tool_call", "event": {...}, "ctx": {...}, "timeout_ms": 59800}
@@ -14,21 +16,26 @@
 // inspector listened (the last 1,000) goes first after a welcome, marked "backlog": true, with
 // "answered": what the plugin answered by itself.
 
+const crypto = require("node:crypto");
 const fs = require("node:fs");
 const net = require("node:net");
 const os = require("node:os");
 const path = require("node:path");
 
 const PLUGIN_ID = "hook-inspector";
-const WIRE_VERSION = 1;
+const WIRE_VERSION = 2;
 const SOCKET_NAME = "relay.sock";
 const BACKLOG_LIMIT = 1000;
 const RETRY_EVERY_MS = 1000;
 const WELCOME_WAIT_MS = 1000;
 const DEFAULT_TIMEOUT_MS = 60000;
 const DEFAULT_PRIORITY = 1000;
-const LINE_LIMIT = 64 * 1024 * 1024;
+// The longest line read from the inspector: far beyond any real answer, and read in pieces joined
+// once, so a hostile peer costs at most this much memory and one pass.
+const LINE_LIMIT = 16 * 1024 * 1024;
 const DEPTH_LIMIT = 64;
+const TOKEN_FILE_LIMIT = 64 * 1024;
+const NONCE = /^[0-9a-f]{32,128}$/;
 
 // The hooks whose answer changes what OpenClaw does: they wait for the inspector.
 const DECIDING = new Set([
@@ -159,28 +166,76 @@ function fallback(hookName, event, choice) {
 
 // ---- trust -----------------------------------------------------------------------------------
 
-// Whoever answers here answers OpenClaw: the socket and its folder must be this user's (or
-// root's), and nobody else may write to them (a sticky folder such as /tmp aside).
-function untrusted(socketPath) {
-  const mine = (info) => info.uid === process.getuid() || info.uid === 0;
-  const folder = path.dirname(socketPath);
-  const folderInfo = fs.lstatSync(folder);
-  if (!folderInfo.isDirectory()) return `its folder ${folder} is not a folder`;
-  if (!mine(folderInfo)) return `${folder} belongs to uid ${folderInfo.uid}`;
-  if (folderInfo.mode & 0o022 && !(folderInfo.mode & 0o1000)) {
-    return `its folder ${folder} may be written by other users`;
+const mine = (info) => info.uid === process.getuid() || info.uid === 0;
+
+// Whoever answers here answers OpenClaw. Node cannot ask the kernel who listens on a socket
+// (no SO_PEERCRED), so the path must be one nobody else can change between this check and the
+// connect: every folder from the root down to the socket, the socket's own included, belongs to
+// this user (or root) and nobody else may write to it (a sticky folder such as /tmp aside, whose
+// entries only their owners may replace). The path is resolved first and connected to as
+// resolved. Returns [the path to connect to, null] or [null, why not].
+function trustedSocket(socketPath) {
+  const folder = fs.realpathSync(path.dirname(socketPath));
+  let at = folder;
+  for (;;) {
+    const info = fs.lstatSync(at);
+    if (!info.isDirectory()) return [null, `${at} is not a folder`];
+    if (!mine(info)) return [null, `${at} belongs to uid ${info.uid}`];
+    if (info.mode & 0o022 && !(info.mode & 0o1000)) {
+      return [null, `${at} may be written by other users`];
+    }
+    const parent = path.dirname(at);
+    if (parent === at) break;
+    at = parent;
   }
-  const info = fs.lstatSync(socketPath);
-  if (!info.isSocket()) return `${socketPath} is not a socket`;
-  if (!mine(info)) return `${socketPath} belongs to uid ${info.uid}`;
-  if (info.mode & 0o022) return `${socketPath} may be written by other users`;
-  return null;
+  const where = path.join(folder, path.basename(socketPath));
+  const info = fs.lstatSync(where);
+  if (!info.isSocket()) return [null, `${where} is not a socket`];
+  if (!mine(info)) return [null, `${where} belongs to uid ${info.uid}`];
+  if (info.mode & 0o022) return [null, `${where} may be written by other users`];
+  return [where, null];
 }
 
+// A small regular file only: a FIFO would block the Gateway's one thread for good.
 function readToken(file) {
-  const token = fs.readFileSync(file, "utf8").trim().split(/\r?\n/)[0].trim();
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  let data;
+  try {
+    const info = fs.fstatSync(fd);
+    if (!info.isFile()) throw new Error(`${file}: not a regular file`);
+    if (info.size > TOKEN_FILE_LIMIT) throw new Error(`${file}: too large for a token file`);
+    data = Buffer.alloc(TOKEN_FILE_LIMIT + 1);
+    data = data.subarray(0, fs.readSync(fd, data, 0, data.length, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+  const token = data.toString("utf8").trim().split(/\r?\n/)[0].trim();
   if (!token) throw new Error(`${file}: the token file is empty`);
   return token;
+}
+
+// HMAC-SHA256 keyed with the token over the prover's role and both nonces, as relay/proof.py.
+function proof(token, role, relayNonce, inspectorNonce) {
+  const message = `hook-inspector ${WIRE_VERSION} ${role} ${relayNonce} ${inspectorNonce}`;
+  return crypto.createHmac("sha256", token).update(message).digest("hex");
+}
+
+function proves(given, expected) {
+  if (typeof given !== "string" || given.length !== expected.length) return false;
+  return crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+// Whether `value` nests deeper than `limit`, found without recursion (a hostile answer may be
+// nested far deeper than the stack goes).
+function deeperThan(value, limit) {
+  const stack = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop();
+    if (item === null || typeof item !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 // ---- the connection --------------------------------------------------------------------------
@@ -191,7 +246,9 @@ class Link {
     this.logger = logger;
     this.socket = null;
     this.open = false;
-    this.buffer = "";
+    this.proving = null; // {token, nonce} while the inspector's proof is awaited
+    this.pieces = []; // the line begun, as received
+    this.piecesLength = 0;
     this.nextId = 1;
     this.pending = new Map(); // id -> resolve
     this.backlog = [];
@@ -214,50 +271,74 @@ class Link {
     }
   }
 
+  // Everything that can throw comes before the socket, and the socket has its listeners before
+  // anything else: an 'error' with no listener would take the Gateway down.
   connect() {
     const { tcp, tokenFile } = this.options;
-    let socket;
+    const token = tokenFile ? readToken(tokenFile) : null;
+    let target;
     if (tcp) {
       const at = tcp.lastIndexOf(":");
-      socket = net.createConnection({ host: tcp.slice(0, at), port: Number(tcp.slice(at + 1)) });
+      target = { host: tcp.slice(0, at), port: Number(tcp.slice(at + 1)) };
     } else {
       const where = this.options.socket ?? defaultSocket();
-      const why = untrusted(where);
+      const [trusted, why] = trustedSocket(where);
       if (why) throw new Error(`${where} is not trusted: ${why}`);
-      socket = net.createConnection({ path: where });
+      target = { path: trusted };
     }
-    const token = tokenFile ? readToken(tokenFile) : null;
-    this.socket = socket;
-    socket.setEncoding("utf8");
-    socket.unref(); // never keeps OpenClaw alive
-    socket.on("connect", () => {
-      const greeting = {
-        hook_inspector_relay: WIRE_VERSION,
-        name: "openclaw",
-        pid: process.pid,
-        token,
-        plugin: { host: "openclaw" },
-      };
-      socket.write(JSON.stringify(greeting) + "\n");
-    });
-    socket.on("data", (chunk) => this.received(chunk));
+    const socket = net.createConnection(target);
     socket.on("error", (error) => this.problem(`hook-inspector: ${error.message}`));
     socket.on("close", () => this.closed(socket));
+    socket.on("data", (chunk) => this.received(socket, chunk));
+    socket.on("connect", () => {
+      if (token === null) return this.greet(null);
+      const nonce = crypto.randomBytes(32).toString("hex");
+      this.proving = { token, nonce };
+      const challenge = { hook_inspector_relay: WIRE_VERSION, challenge: nonce };
+      socket.write(JSON.stringify(challenge) + "\n");
+    });
+    socket.unref(); // never keeps OpenClaw alive
+    this.socket = socket;
   }
 
-  received(chunk) {
-    this.buffer += chunk;
-    if (this.buffer.length > LINE_LIMIT) {
-      this.problem("hook-inspector sent a line over 64 MiB");
-      this.socket?.destroy();
-      return;
-    }
+  greet(relayProof) {
+    const greeting = {
+      hook_inspector_relay: WIRE_VERSION,
+      name: "openclaw",
+      pid: process.pid,
+      proof: relayProof,
+      plugin: { host: "openclaw" },
+    };
+    this.socket.write(JSON.stringify(greeting) + "\n");
+  }
+
+  // Lines are kept as the pieces received and joined once, when the newline comes.
+  received(socket, chunk) {
+    const live = () => this.socket === socket && !socket.destroyed;
+    let start = 0;
     let end;
-    while ((end = this.buffer.indexOf("\n")) >= 0) {
-      const line = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 1);
-      if (line.trim()) this.line(line);
+    while (live() && (end = chunk.indexOf(0x0a, start)) >= 0) {
+      const piece = chunk.subarray(start, end);
+      start = end + 1;
+      if (this.tooLong(this.piecesLength + piece.length)) return;
+      const line = this.pieces.length ? Buffer.concat([...this.pieces, piece]) : piece;
+      this.pieces = [];
+      this.piecesLength = 0;
+      const text = line.toString("utf8");
+      if (text.trim()) this.line(text);
     }
+    if (!live() || start >= chunk.length) return;
+    const rest = chunk.subarray(start);
+    if (this.tooLong(this.piecesLength + rest.length)) return;
+    this.pieces.push(rest);
+    this.piecesLength += rest.length;
+  }
+
+  tooLong(length) {
+    if (length <= LINE_LIMIT) return false;
+    this.problem(`hook-inspector sent a line over ${LINE_LIMIT / 1024 / 1024} MiB; hanging up`);
+    this.socket?.destroy();
+    return true;
   }
 
   line(text) {
@@ -268,20 +349,53 @@ class Link {
       this.problem(`hook-inspector sent a line that is not JSON: ${text.slice(0, 120)}`);
       return;
     }
+    if (this.proving !== null) return this.proved(message, text);
     if (!this.open) {
       if (message?.hook_inspector === WIRE_VERSION && message.ok === true) {
         this.welcomed();
       } else {
-        this.problem(`hook-inspector refused the plugin: ${message?.error ?? text.slice(0, 120)}`);
-        this.socket?.destroy();
+        this.refused(message, text);
       }
       return;
     }
     const resolve = this.pending.get(message?.id);
-    if (resolve) {
-      this.pending.delete(message.id);
-      resolve({ answered: true, result: message.result ?? undefined });
+    if (!resolve) return;
+    this.pending.delete(message.id);
+    const result = message.result ?? undefined;
+    if (deeperThan(result, DEPTH_LIMIT)) {
+      this.problem(`hook-inspector sent a result nested deeper than ${DEPTH_LIMIT}; not used`);
+      resolve({ answered: false });
+    } else {
+      resolve({ answered: true, result });
     }
+  }
+
+  // The inspector's answer to the challenge: its proof, or a refusal (an older inspector).
+  proved(message, text) {
+    const { token, nonce } = this.proving;
+    this.proving = null;
+    if (message?.ok === false) return this.refused(message, text);
+    const theirs = message?.challenge;
+    const expected =
+      typeof theirs === "string" && NONCE.test(theirs)
+        ? proof(token, "inspector", nonce, theirs)
+        : null;
+    if (expected === null || !proves(message?.proof, expected)) {
+      const where = this.options.tcp ?? "the socket";
+      this.problem(
+        `hook-inspector: whoever listens at ${where} did not prove it knows the token (a` +
+          " squatter on the port, or an inspector with another token); sent it nothing," +
+          " answering by itself",
+      );
+      this.socket?.destroy();
+      return;
+    }
+    this.greet(proof(token, "relay", nonce, theirs));
+  }
+
+  refused(message, text) {
+    this.problem(`hook-inspector refused the plugin: ${message?.error ?? text.slice(0, 120)}`);
+    this.socket?.destroy();
   }
 
   welcomed() {
@@ -297,7 +411,9 @@ class Link {
     if (this.socket !== socket) return;
     this.socket = null;
     this.open = false;
-    this.buffer = "";
+    this.proving = null;
+    this.pieces = [];
+    this.piecesLength = 0;
     for (const resolve of this.pending.values()) resolve({ answered: false });
     this.pending.clear();
     for (const wake of this.waiters.splice(0)) wake();
