@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bridge_client import short_socket_path
 from command_relay_support import RELAY_ENV, pre_tool_use
-from conftest import wait_for
+from conftest import config_of, scripted, wait_for
 from fake_agent import FakeAgent
 from openclaw_bridge_support import exec_call, gateway
 
@@ -262,3 +263,29 @@ async def test_a_relay_meeting_an_older_inspector_says_so_and_answers_by_itself(
         server.close()
     assert approval.result["approved"] is False
     assert (stdout, code) == ("", 0) and "this inspector speaks 1" in stderr
+
+
+# ---- a Unix socket with a token: the proof first, the agent's pipes still lent -----------------
+
+
+async def test_with_a_token_on_a_unix_socket_the_relay_proves_itself_and_still_lends_the_pipes(
+    token_file: Path,
+) -> None:
+    tagger = scripted(
+        "tagger",
+        {"before_tool": {"echo": "modify", "patch": {"arguments": {"tag": 1}}}},
+        intercept=("before_tool",),
+    )
+    with short_socket_path() as path:
+        async with Engine(config_of(tagger)) as engine:
+            listener = Listener(engine, socket_path=path, token=TOKEN)
+            await listener.start()
+            agent = FakeAgent(relay_command("--socket", str(path), "--token-file", str(token_file)))
+            await agent.start()
+            try:
+                await agent.wait_stderr("(it reads the agent's")
+                call = await agent.call("hook.before_tool", CALL)
+            finally:
+                await agent.close(wait_s=1.0)
+                await listener.close()
+    assert call.result["call"]["arguments"] == {"command": "ls", "tag": 1}
