@@ -246,3 +246,24 @@ async def test_with_a_token_file_the_plugin_and_inspector_prove_themselves_on_a_
         finally:
             await listener.close()
     assert result == {"block": True, "blockReason": "refusing to run: rm -rf /"}
+
+
+async def test_a_peer_that_never_welcomes_is_left_and_calls_are_answered_by_the_plugin(
+    gateway_like: Callable[..., Awaitable[GatewayLike]], folder: Path
+) -> None:
+    left = asyncio.Event()
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()  # reads the greeting, answers nothing, until the plugin hangs up
+        left.set()
+        writer.close()
+
+    path = folder / "relay.sock"
+    server = await asyncio.start_unix_server(silent, path)
+    os.chmod(path, 0o600)
+    async with server:
+        host = await gateway_like(socket=str(path), noInspector="block")
+        result = await host.fire("before_tool_call", *exec_call("ls"))
+        await asyncio.wait_for(left.wait(), 20)  # bounded only so the old behaviour fails
+    assert result["block"] is True
+    assert host.said("no welcome within 1000 ms")

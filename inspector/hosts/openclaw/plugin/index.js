@@ -299,6 +299,14 @@ class Link {
     });
     socket.unref(); // never keeps OpenClaw alive
     this.socket = socket;
+    // A peer that never welcomes (a silent squatter) would hold every deciding call up.
+    const giveUp = setTimeout(() => {
+      if (this.socket !== socket || this.open) return;
+      this.problem(`hook-inspector: no welcome within ${WELCOME_WAIT_MS} ms; hanging up`);
+      socket.destroy();
+    }, WELCOME_WAIT_MS);
+    giveUp.unref();
+    socket.on("close", () => clearTimeout(giveUp));
   }
 
   greet(relayProof) {
