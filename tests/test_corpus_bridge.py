@@ -109,7 +109,7 @@ async def test_the_bridge_leaves_picoclaw_where_its_own_host_would_for_the_share
         flags = [f"--{kind}-timeout-ms={ms}" for kind, ms in DEADLINES_MS.items()]
         agent = FakeAgent([*RELAY_COMMAND, "--name", RELAY, "--socket", str(socket_path), *flags])
         await agent.start()
-        await agent.wait_stderr("(it reads the agent's pipes)")
+        await agent.wait_stderr("(it reads the agent's stdin)")
         for rpc_id, case in enumerate(SHARED, start=2):
             line = case.stage_request_as(rpc_id).encode() + b"\n"
             exchange = await agent.call_line(line, timeout_s=DEADLINES_MS["interceptor"] / 1000)

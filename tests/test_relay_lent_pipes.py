@@ -20,6 +20,7 @@ import pytest
 from bridge_client import listening, short_socket_path
 from conftest import config_of, scripted, wait_for
 from fake_agent import FakeAgent, go_json
+from serve_support import serving
 
 from inspector.bridge.listener import ListenOptions, listen_for_relays
 from inspector.config.model import HookSpec
@@ -83,7 +84,7 @@ async def test_the_inspector_reads_the_agents_pipes_and_the_agent_sees_no_differ
     socket_path: Path,
 ) -> None:
     async with inspector(socket_path, tagger()) as engine, agent(socket_path) as fake:
-        await fake.wait_stderr("(it reads the agent's pipes)")
+        await fake.wait_stderr("(it reads the agent's stdin)")
         hello = await fake.hello("pico", ["tool"])
         answers = await asyncio.gather(
             *(fake.call("hook.before_tool", BEFORE_TOOL) for _ in range(20))
@@ -104,13 +105,13 @@ async def test_pipes_given_back_with_a_line_begun_and_lent_again_to_the_next_ins
 ) -> None:
     async with agent(socket_path) as fake:
         async with inspector(socket_path, tagger()):
-            await fake.wait_stderr("(it reads the agent's pipes)")
+            await fake.wait_stderr("(it reads the agent's stdin)")
             await fake.hello("pico", ["tool", "approve"])
             request = go_json({"jsonrpc": "2.0", "id": 50, "method": "hook.before_tool",
                                "params": BEFORE_TOOL})  # fmt: skip
             await fake.write_raw(request[:30])  # the inspector stops within a line
             await wait_for(lambda: fake.unread_input() == 0)  # it read those 30 bytes
-        await fake.wait_stderr("gave the agent's pipes back")
+        await fake.wait_stderr("gave the agent's stdin back")
         await fake.write_raw(request[30:])
         await wait_for(
             lambda: any(line.startswith(b'{"jsonrpc":"2.0","id":50') for line in fake.late)
@@ -136,7 +137,7 @@ async def test_a_relay_killed_while_lent_leaves_the_agent_no_pipe_held_open(
 ) -> None:
     slow = scripted("slow", {"before_tool": {"delay_ms": 30_000}}, intercept=("before_tool",))
     async with inspector(socket_path, slow) as engine, agent(socket_path) as fake:
-        await fake.wait_stderr("(it reads the agent's pipes)")
+        await fake.wait_stderr("(it reads the agent's stdin)")
         call = asyncio.create_task(fake.call("hook.before_tool", BEFORE_TOOL, timeout_s=20))
         await wait_for(lambda: asked_slow(engine))
         fake.process.send_signal(signal.SIGKILL)
@@ -148,7 +149,7 @@ async def test_a_relay_killed_while_lent_leaves_the_agent_no_pipe_held_open(
 
 
 @bounded
-async def test_an_inspector_killed_while_lent_leaves_the_relay_answering(
+async def test_an_inspector_killed_while_lent_leaves_the_relay_answering_even_its_calls(
     socket_path: Path, tmp_path: Path
 ) -> None:
     slow, seen = tmp_path / "slow.py", tmp_path / "seen"
@@ -163,34 +164,25 @@ async def test_an_inspector_killed_while_lent_leaves_the_relay_answering(
         f"    open({str(seen)!r}, 'w').close()\n"
         "    time.sleep(30)\n"
     )
-    config = tmp_path / "hooks.yaml"
-    config.write_text(
-        f"hooks:\n  slow:\n    command: [{sys.executable}, {slow}]\n    intercept: [before_tool]\n"
-    )
-    serve = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "inspector", "serve", str(config), "--socket", str(socket_path),
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    assert serve.stderr is not None
-    assert b"listening on" in await asyncio.wait_for(serve.stderr.readline(), 20)
-    try:
-        async with agent(socket_path, interceptor=1500) as fake:
-            await fake.wait_stderr("(it reads the agent's pipes)")
-            stuck = asyncio.create_task(fake.call("hook.before_tool", BEFORE_TOOL))
-            await wait_for(seen.exists)  # the inspector read the call and its hook has it
-            serve.kill()
-            await fake.wait_stderr("is gone")
-            after = await fake.call("hook.approve_tool", BEFORE_TOOL, timeout_s=5)
-            lost = await stuck
-    finally:
-        if serve.returncode is None:
-            serve.kill()
-        await serve.wait()
+    config = f"hooks:\n  slow:\n    command: [{sys.executable}, {slow}]\n"
+    config += "    intercept: [before_tool]\n"
+    async with (
+        serving(socket_path, tmp_path, config) as serve,
+        agent(socket_path, interceptor=1500) as fake,
+    ):
+        await fake.wait_stderr("(it reads the agent's stdin)")
+        stuck = asyncio.create_task(fake.call("hook.before_tool", BEFORE_TOOL))
+        await wait_for(seen.exists)  # the inspector read the call and its hook has it
+        serve.kill()
+        await fake.wait_stderr("is gone")
+        after = await fake.call("hook.approve_tool", BEFORE_TOOL, timeout_s=5)
+        lost = await stuck
 
     assert after.result["approved"] is False
     assert after.result["reason"].startswith("the connection to hook-inspector was lost")
-    # read by the inspector before it died: answered by nobody, as a dead hook's call is
-    assert lost.outcome == "timeout"
+    # read by the inspector before it died: it told the relay, which answers it at once (item
+    # 9 of issue 24: it used to wait for the agent's own timeout)
+    assert lost.outcome == "answered" and lost.result == {"action": "continue"}
 
 
 def test_the_wire_of_lending() -> None:
@@ -199,12 +191,14 @@ def test_the_wire_of_lending() -> None:
     assert offered["pipes"] is True and "pipes" not in plain
     assert wire.takes_pipes(wire.welcome(True, pipes=True))
     assert not wire.takes_pipes(wire.welcome(True))
-    line, rest = wire.lent(b'{"a":1}\n{"b"').split(b"\n", 1)
-    assert wire.read_lent(line) == 12 and rest == b'{"a":1}\n{"b"'
-    line, rest = wire.returned(b'{"id":', b'{"id":3}\n', {"method": "hook.hello"}).split(b"\n", 1)
-    assert wire.read_returned(line) == (6, 9, {"method": "hook.hello"})
-    assert rest == b'{"id":{"id":3}\n'
+    line, rest = wire.lent(b'{"a":1}\n{"b"', 250).split(b"\n", 1)
+    assert wire.read_lent(line) == (12, 250) and rest == b'{"a":1}\n{"b"'
+    line, rest = wire.returned(b'{"id":', {"method": "hook.hello"}).split(b"\n", 1)
+    assert wire.read_returned(line) == (6, {"method": "hook.hello"})
+    assert rest == b'{"id":'
     assert wire.read_returned(b'{"returned": -1}') is None and wire.read_lent(b"[]") is None
+    assert wire.read_lent(b'{"lent": 3}') is None  # how often to beat is not optional
+    assert wire.read_took(wire.took([("7", "hook.before_tool")])) == [("7", "hook.before_tool")]
 
 
 class StandInRelay:
@@ -219,7 +213,7 @@ class StandInRelay:
 
     def greet(self) -> None:
         greeting = wire.greeting("pico", None, wire.DEFAULT_DEADLINES_MS, None, True)
-        socket.send_fds(self.sock, [greeting], [self.agent_in_read, self.agent_out_write])
+        socket.send_fds(self.sock, [greeting], [self.agent_in_read])
 
     async def line(self) -> bytes:
         return await asyncio.to_thread(self._from_inspector.readline)
@@ -265,13 +259,13 @@ async def test_stopping_before_the_relay_confirms_gives_back_all_it_sent(
         session = listener.sessions["pico"]
         closing = asyncio.create_task(listener.close())
         await wait_for(lambda: session._stopping)
-        relay.sock.sendall(wire.lent(already_read))
+        relay.sock.sendall(wire.lent(already_read, 250))
         returned = wire.read_returned(await relay.line())
         assert returned is not None
         given_back = await relay.read(returned[0])
         await closing
         relay.close()
-    assert returned[:2] == (len(already_read), 0)
+    assert returned[0] == len(already_read)
     assert given_back == already_read  # not read, not answered: the relay's again
     assert not [e for e in engine.journal.exchanges() if e.hook == "pico"]
 
@@ -285,7 +279,7 @@ async def test_a_relay_killed_while_its_agent_drains_ends_the_pending_call_at_on
         inspector(socket_path, slow) as engine,
         agent(socket_path, interceptor=15_000) as fake,
     ):
-        await fake.wait_stderr("(it reads the agent's pipes)")
+        await fake.wait_stderr("(it reads the agent's stdin)")
         call = asyncio.create_task(fake.call("hook.before_tool", BEFORE_TOOL))
         await wait_for(lambda: asked_slow(engine))
         # PicoClaw's Close(): stdin closed, the hook killed 2 s later

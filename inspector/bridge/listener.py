@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.bridge.agent_pipes import AgentPipes
 from inspector.bridge.command_session import CommandSession
 from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
-from inspector.bridge.first_line import FirstLine, TooLong, read_first_line
+from inspector.bridge.first_line import Allowance, FirstLine, TooLong, read_first_line
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.plugin_session import PluginSession
 from inspector.bridge.proving import greeting_line
@@ -154,6 +153,7 @@ class Listener:
         self._handlers: set[asyncio.Task[None]] = set()
         self._accept_failing = False
         self._refusals = RefusalLog(engine.journal)
+        self._received_fds = Allowance()  # descriptors sent with greetings, held at once
 
     async def start(self) -> None:
         try:
@@ -231,6 +231,9 @@ class Listener:
         self._handlers.add(handler)
         handler.add_done_callback(self._handlers.discard)
 
+    async def _read_greeting_line(self, conn: socket.socket) -> tuple[FirstLine, str | None]:
+        return await _first_line(conn, self._received_fds)
+
     def _cannot_accept(self, error: OSError) -> None:
         """Out of descriptors or buffers: said once until an accept works again."""
         if error.errno not in OUT_OF_RESOURCES or self._accept_failing:
@@ -247,7 +250,7 @@ class Listener:
         self._greeting.add(conn)
         first = FirstLine(b"")
         try:
-            first, problem, proof = await greeting_line(conn, self.token, _first_line)
+            first, problem, proof = await greeting_line(conn, self.token, self._read_greeting_line)
             if self._closing:
                 raise ConnectionAbortedError("the inspector is stopping")
             reader, writer = await _streams(conn, first.rest)
@@ -265,7 +268,7 @@ class Listener:
                 greeting = self._greet(first.line, problem, writer, peer, proof)
             finally:
                 self._doorway.leave()
-            pipes = _lent_pipes(greeting, first) if greeting is not None else None
+            lent_stdin = _lent_stdin(greeting, first) if greeting is not None else None
             first.close_fds()  # those not taken
             if greeting is None:
                 return
@@ -284,11 +287,11 @@ class Listener:
                 writer,
                 peer=peer,
                 max_line=self.max_line,
-                pipes=pipes,
+                lent_stdin=lent_stdin,
             )
             self.sessions[label] = session
             self._connections.discard(writer)
-            writer.write(wire.welcome(True, pipes=pipes is not None))
+            writer.write(wire.welcome(True, pipes=lent_stdin is not None))
             try:
                 await session.serve()
             finally:
@@ -385,10 +388,11 @@ def _clear_stale(path: Path) -> None:
     raise ListenError(f"another inspector is listening on {path}")
 
 
-async def _first_line(conn: socket.socket) -> tuple[FirstLine, str | None]:
+async def _first_line(conn: socket.socket, allowance: Allowance) -> tuple[FirstLine, str | None]:
     """The greeting line, with any descriptors sent with it; or why there is none."""
+    reading = read_first_line(conn, STREAM_LIMIT, allowance)
     try:
-        first = await asyncio.wait_for(read_first_line(conn, STREAM_LIMIT), GREETING_TIMEOUT_S)
+        first = await asyncio.wait_for(reading, GREETING_TIMEOUT_S)
     except TimeoutError:
         return FirstLine(b""), "no greeting in time"
     except TooLong:
@@ -409,16 +413,16 @@ async def _streams(
     return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
 
 
-def _lent_pipes(greeting: Greeting, first: FirstLine) -> AgentPipes | None:
-    """The agent's pipes a relay sent with its greeting, taken out of `first` when usable: a
-    PicoClaw relay's, exactly stdin and stdout, each a pipe or a socket."""
-    if not greeting.pipes or greeting.command or greeting.plugin or len(first.fds) != 2:
+def _lent_stdin(greeting: Greeting, first: FirstLine) -> int | None:
+    """The agent's stdin a relay sent with its greeting, taken out of `first` when usable: a
+    PicoClaw relay's, exactly one descriptor, a pipe or a socket. Any other descriptors are
+    closed by the caller at once."""
+    if not greeting.pipes or greeting.command or greeting.plugin or len(first.fds) != 1:
         return None
-    if not all(passable(fd) for fd in first.fds):
+    if not passable(first.fds[0]):
         return None
-    stdin, stdout = first.fds
-    first.fds.clear()
-    return AgentPipes(stdin, stdout)
+    (stdin,) = first.take_fds()
+    return stdin
 
 
 def _peer(writer: asyncio.StreamWriter) -> str:

@@ -1,6 +1,7 @@
-"""One connected relay: its agent's JSON-RPC lines come in, the inspector's answers go out. They
-come through the relay's socket, or straight from the agent's pipes when the relay lent them
-(see wire.py; the socket then only tells whether the relay is alive).
+"""One connected relay: its agent's JSON-RPC lines come in, the inspector's answers go out over the
+relay's socket. The lines come through that socket too, or straight from the agent's stdin when
+the relay lent it (see wire.py: the socket then also carries which calls were taken, and a
+heartbeat, and ends when the relay takes its stdin back).
 
 Each request is answered on its own task, so a slow approval never holds up another call; every
 request and its answer are journaled as an exchange of the relay (source `relay:<label>`) with
@@ -19,9 +20,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge import answers
-from inspector.bridge.agent_pipes import AgentOut, AgentPipes
 from inspector.bridge.deadline import CallDeadline, ChainOutcome, answer_relayed
 from inspector.bridge.greeting import Greeting
+from inspector.bridge.lent_stdin import LentStdin
 from inspector.host_names import PICOCLAW
 from inspector.hosts.picoclaw.go_decode import GoDecodeError
 from inspector.journal.records import (
@@ -66,7 +67,7 @@ class RelaySession:
         *,
         peer: str,
         max_line: int,
-        pipes: AgentPipes | None = None,
+        lent_stdin: int | None = None,
     ) -> None:
         self.engine = engine
         self.label = label
@@ -74,12 +75,15 @@ class RelaySession:
         self.greeting = greeting
         self.peer = peer
         self._reader = reader  # the relay's socket
-        self._link = writer
-        # where answers go: the socket, or the agent's stdout when lent
-        self._writer: asyncio.StreamWriter | AgentOut = writer
-        self._pipes = pipes
+        self._link = writer  # where answers go
+        self._pipes: LentStdin | None = None  # the agent's stdin, when the relay lent it
+        if lent_stdin is not None:
+            self._pipes = LentStdin(
+                lent_stdin, writer.get_extra_info("socket").fileno(), writer.write
+            )
         self._relay_gone = False
         self._watch: asyncio.Task[None] | None = None  # the relay's socket, while lent
+        self._heartbeat: asyncio.Task[None] | None = None
         self._unread = b""  # lent input handed back as it was, never read
         self._splitter = LineSplitter(max_line)
         self._hello = greeting.hello  # given back with the pipes, for the relay's next greeting
@@ -117,7 +121,7 @@ class RelaySession:
                 detail = f"the relay stopped sending; {pending} pending call(s) answered"
             else:
                 cancelled = await self._cancel_calls()
-                detail = f"the relay hung up; {cancelled} pending call(s) cancelled"
+                detail = f"{self._how_it_ended()}; {cancelled} pending call(s) cancelled"
             if self._stopping:
                 answered = self._answered_on_stop
                 detail = f"the inspector stopped; {answered} pending call(s) got the fallback"
@@ -138,35 +142,46 @@ class RelaySession:
                 await asyncio.wait_for(self._link.wait_closed(), CLOSE_GRACE_S)
         await self._done.wait()
 
-    # ---- the agent's pipes, lent (wire.py) -------------------------------------------------
+    # ---- the agent's stdin, lent (wire.py) -------------------------------------------------
 
-    async def _serve_pipes(self, pipes: AgentPipes) -> bool:
-        """Read the agent's lent stdin until it ends; True when the relay went first."""
-        already_read = await self._lent()
-        if already_read is None:  # it gave up waiting for the welcome: the pipes stay its own
+    async def _serve_pipes(self, pipes: LentStdin) -> bool:
+        """Read the agent's lent stdin until it ends; True when the relay went first (or took
+        its stdin back)."""
+        lent = await self._lent()
+        if lent is None:  # it gave up waiting for the welcome: the stdin stays its own
             self._relay_gone = True
             return True
-        self._writer = pipes.out
+        already_read, alive_ms = lent
         if self._stopping:  # close() came first: the relay gets back all it gave
             self._unread = already_read
             return False
         self._watch = asyncio.create_task(self._watch_relay(pipes))
+        self._heartbeat = asyncio.create_task(self._beat(alive_ms / 1000))
         pipes.read(self._splitter, self._on_line, already_read)
         await pipes.ended
         return self._relay_gone
 
-    async def _lent(self) -> bytes | None:
-        """The relay's confirmation and the input it had read; None when it sends none."""
+    async def _lent(self) -> tuple[bytes, int] | None:
+        """The input the relay had read and how often to show it we are alive (its
+        confirmation); None when it sends none."""
         try:
-            size = wire.read_lent(await asyncio.wait_for(self._reader.readline(), LENT_WAIT_S))
-            if size is None:
+            lent = wire.read_lent(await asyncio.wait_for(self._reader.readline(), LENT_WAIT_S))
+            if lent is None:
                 return None
-            return await asyncio.wait_for(self._reader.readexactly(size), LENT_WAIT_S)
+            size, alive_ms = lent
+            return await asyncio.wait_for(self._reader.readexactly(size), LENT_WAIT_S), alive_ms
         except (TimeoutError, asyncio.IncompleteReadError, ValueError, OSError):
             return None
 
-    async def _watch_relay(self, pipes: AgentPipes) -> None:
-        """A relay that lent its pipes sends nothing more: the socket ends when it does."""
+    async def _beat(self, every_s: float) -> None:
+        """The relay takes its stdin back from an inspector it has not heard from for a while."""
+        while not self._link.is_closing():
+            await asyncio.sleep(every_s)
+            self._link.write(wire.ALIVE_LINE)
+
+    async def _watch_relay(self, pipes: LentStdin) -> None:
+        """A relay that lent its stdin sends nothing more: the socket ends when it goes, or when
+        it takes its stdin back."""
         with contextlib.suppress(OSError):
             while await self._reader.read(READ_CHUNK):
                 pass
@@ -186,15 +201,21 @@ class RelaySession:
         return not self._relay_gone
 
     def _let_go(self) -> None:
-        if self._watch is not None:
-            self._watch.cancel()
+        for task in (self._watch, self._heartbeat):
+            if task is not None:
+                task.cancel()
         pipes = self._pipes
         if pipes is not None:
             unread = self._unread + pipes.stop_reading()
-            unsent = pipes.let_go()
+            pipes.let_go()
             if not self._relay_gone:
-                self._link.write(wire.returned(unread, unsent, self._hello))
+                self._link.write(wire.returned(unread, self._hello))
         self._link.close()
+
+    def _how_it_ended(self) -> str:
+        if self._pipes is not None and self._relay_gone and not _hung_up(self._link):
+            return "the relay took its stdin back (this inspector had stopped answering)"
+        return "the relay hung up"
 
     async def _cancel_calls(self) -> int:
         calls = list(self._calls)
@@ -296,7 +317,7 @@ class RelaySession:
             answered()
         if sent:
             with contextlib.suppress(OSError):
-                await self._writer.drain()
+                await self._link.drain()
 
     async def _answer(
         self,
@@ -364,13 +385,13 @@ class RelaySession:
 
     def _send(self, exchange: Exchange, answer: dict[str, Any], received: float) -> bool:
         """Write the answer and record it; False when the relay is already gone."""
-        if self._writer.is_closing():
+        if self._link.is_closing():
             self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
             return False
         text = go_json(answer)
         # A lone surrogate from a hook's answer cannot be UTF-8; inside a JSON string
         # backslashreplace writes its escape back, which Go reads as U+FFFD.
-        self._writer.write(text.encode("utf-8", "backslashreplace") + b"\n")
+        self._link.write(text.encode("utf-8", "backslashreplace") + b"\n")
         error = answer.get("error")
         if isinstance(error, dict):
             status, why, action = STATUS_ERROR, str(error.get("message")), exchange.action

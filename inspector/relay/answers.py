@@ -16,6 +16,10 @@ def too_late(ms: int) -> str:
     return f"hook-inspector did not answer within {ms} ms"
 
 
+def stalled(ms: int) -> str:
+    return f"hook-inspector stopped answering (nothing from it for {ms} ms)"
+
+
 def refused(reason: str) -> str:
     return f"hook-inspector refused this relay ({reason})"
 

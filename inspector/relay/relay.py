@@ -1,9 +1,10 @@
-"""The relay: the process an agent runs as its hook. Over a Unix socket it lends the agent's pipes
-to hook-inspector, which then reads the requests and writes the answers itself; otherwise (TCP,
-files, an older inspector) it copies the agent's lines to the inspector and its answers back,
-unchanged. Whenever the inspector cannot answer (none is running, it refuses, the connection
-drops, an answer would be later than the agent's deadline) the relay answers by itself. See
-`inspector.relay.wire` for the other side of the socket."""
+"""The relay: the process an agent runs as its hook. Over a Unix socket it lends the agent's stdin
+to hook-inspector, which then reads the requests itself and sends its answers back for the relay
+to write; otherwise (TCP, files, an inspector that does not take it) it copies the agent's lines
+to the inspector and its answers back, unchanged. Whenever the inspector cannot answer (none is
+running, it refuses, the connection drops, it stops answering, an answer would be later than the
+agent's deadline) the relay answers by itself. See `inspector.relay.wire` for the other side of
+the socket."""
 
 from __future__ import annotations
 
@@ -63,7 +64,8 @@ class Relay:
         self._stdout: AgentOut
         self._stdin: AgentIn
         self._stdin_ended = asyncio.Event()
-        self._lendable = False  # stdin and stdout are pipes the inspector can take
+        self._lendable = False  # stdin is a pipe the inspector can take
+        self._lending = False  # the inspector holds the agent's stdin: it says which calls it took
         self._offered: bytes | None = None  # input read past the last line, while offered
 
     async def run(self) -> int:
@@ -77,7 +79,7 @@ class Relay:
                 self._stdin_ended.set,
                 watchable=watchable(0),
             )
-            self._lendable = self._stdin.watchable and passable(0) and passable(1)
+            self._lendable = self._stdin.watchable and passable(0)
             connector = asyncio.create_task(self._stay_connected())
             await self._stdin_ended.wait()
             await self._finish(connector)
@@ -190,16 +192,16 @@ class Relay:
             await asyncio.sleep(retry_s)
 
     def _greeting(self, proof: str | None, unix: bool) -> tuple[bytes, list[int]]:
-        """The greeting, with the agent's pipes when the inspector can take them: the relay
+        """The greeting, with the agent's stdin when the inspector can take it: the relay
         stops reading stdin first, and keeps what it read past the last line for its
         confirmation (wire.lent) or for itself."""
         settings = self._settings
         # Not in the middle of a line too long to pass on: the inspector would read its tail.
-        lend = unix and self._lendable and self._stdout.unsent() == 0 and not self._stdin.skipping
+        lend = unix and self._lendable and not self._stdin.skipping
         if lend:
             self._offered = self._stdin.stop()
         greeting = wire.greeting(settings.name, proof, settings.deadlines_ms, self._hello, lend)
-        return greeting, [0, 1] if lend else []
+        return greeting, [0] if lend else []
 
     def _read_on(self, already_read: bytes = b"") -> None:
         """Read stdin (again), after the input an offer or the inspector gave back."""
@@ -207,40 +209,110 @@ class Relay:
         self._stdin.start(offered + already_read)
 
     async def _lend_pipes(self, link: Link) -> bytes:
-        """The inspector took the agent's pipes: give it what was read of them, and wait until
-        it lets go (or dies). Returns the input it gives back."""
+        """The inspector took the agent's stdin: give it what was read of it, then write its
+        answers and track the calls it took until it lets go, dies, or stops answering.
+        Returns the input it gives back."""
         endpoint = self._settings.endpoint
-        link.writer.write(wire.lent(b"".join(self._events) + (self._offered or b"")))
+        alive_ms = wire.alive_ms(self._settings.deadlines_ms)
+        link.writer.write(wire.lent(b"".join(self._events) + (self._offered or b""), alive_ms))
         self._events.clear()
         self._offered = None
         self._log.state(
-            "lent", f"connected to hook-inspector at {endpoint} (it reads the agent's pipes)"
+            "lent", f"connected to hook-inspector at {endpoint} (it reads the agent's stdin)"
         )
         self._report_dropped_events()
-        back, why = await self._await_return(link)
-        link.writer.close()
+        self._lending = True
+        try:
+            back, why = await self._while_lent(link, alive_ms * wire.ALIVE_MISSES)
+        finally:
+            self._lending = False
+            link.writer.close()
         self._log.state(
             "offline", f"hook-inspector at {endpoint} {why}: answering by myself until it is back"
         )
         return back
 
-    async def _await_return(self, link: Link) -> tuple[bytes, str]:
-        try:
-            line = await link.reader.readuntil(b"\n")
-            returned = wire.read_returned(line)
-            if returned is None:
+    async def _while_lent(self, link: Link, silence_ms: int) -> tuple[bytes, str]:
+        """Until the inspector gives the stdin back: (the input it returns, what happened)."""
+        while True:
+            try:
+                async with asyncio.timeout(silence_ms / 1000):
+                    line = await link.reader.readuntil(b"\n")
+            except TimeoutError:
+                return b"", await self._take_back(link, silence_ms)
+            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
                 self._offline_why = answers.LOST
-                return b"", "sent a line that does not give the pipes back"
-            unread, unsent, hello = returned
+                self._give_up_all(answers.LOST)
+                return b"", "is gone (the calls it had taken were answered by the relay)"
+            given_back = self._from_lent(line)
+            if given_back is not None:
+                return await self._given_back(link, *given_back)
+            with contextlib.suppress(OSError):  # the agent is gone; its stdin closes too
+                await self._stdout.drain()
+
+    def _from_lent(self, line: bytes) -> tuple[int, dict[str, Any] | None] | None:
+        """A line from the inspector holding the stdin; the `returned` line's fields."""
+        if line.startswith(b'{"jsonrpc"'):
+            self._from_inspector(line)
+        elif line != wire.ALIVE_LINE:
+            calls = wire.read_took(line)
+            if calls is None:
+                returned = wire.read_returned(line)
+                if returned is not None:
+                    return returned
+                self._from_inspector(line)
+            for id_json, method in calls or ():
+                self._took(id_json, method)
+        return None
+
+    def _took(self, id_json: str, method: str) -> None:
+        """The inspector read this call: track it, or answer it at once when the stdin is no
+        longer its own. A call announced twice (its line begun, then whole) is tracked once."""
+        if id_json in self._pending or id_json in self._gave_up:
+            return
+        if self._lending:
+            self._track(id_json, method)
+        else:
+            self._give_up(id_json, method, self._offline_why)
+
+    async def _given_back(
+        self, link: Link, unread: int, hello: dict[str, Any] | None
+    ) -> tuple[bytes, str]:
+        try:
             back = await link.reader.readexactly(unread)
-            self._write_out(await link.reader.readexactly(unsent))  # before any answer of ours
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
+        except (asyncio.IncompleteReadError, OSError):
             self._offline_why = answers.LOST
-            return b"", "is gone (calls it read and did not answer end at the agent's timeout)"
+            self._give_up_all(answers.LOST)
+            return b"", "is gone (the calls it had taken were answered by the relay)"
         if hello is not None:
             self._hello = hello
         self._offline_why = answers.NOT_RUNNING
-        return back, "gave the agent's pipes back"
+        self._give_up_all(answers.NOT_RUNNING)  # it answers all it took before letting go
+        return back, "gave the agent's stdin back"
+
+    async def _take_back(self, link: Link, silence_ms: int) -> str:
+        """The inspector sent nothing for `silence_ms` (stopped, or stuck): read stdin again,
+        answer what it took, and wait for that connection to end before lending again. The
+        half-close tells it, whenever it wakes, that the stdin is no longer its own."""
+        self._lending = False
+        why = answers.stalled(silence_ms)
+        self._offline_why = why
+        if link.writer.can_write_eof():
+            link.writer.write_eof()
+        self._give_up_all(why)
+        self._read_on()
+        self._log.state(
+            "stalled",
+            f"hook-inspector at {self._settings.endpoint} sent nothing for {silence_ms} ms: took"
+            " the agent's stdin back, answering by myself until it is back",
+        )
+        while True:  # what it sends once awake: calls it took are answered at once
+            try:
+                line = await link.reader.readuntil(b"\n")
+            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
+                return "let the agent's stdin go"
+            if self._from_lent(line) is not None:
+                return "let the agent's stdin go"
 
     def _adopt(self, link: Link) -> None:
         for line in self._events:
@@ -306,10 +378,13 @@ class Relay:
             f"lost hook-inspector at {self._settings.endpoint} ({why}): answering by myself"
             " until it is back",
         )
+        self._give_up_all(answers.LOST)
+
+    def _give_up_all(self, why: str) -> None:
         pending, self._pending = self._pending, {}
         for id_json, call in pending.items():
             call.timer.cancel()
-            self._give_up(id_json, call.method, answers.LOST)
+            self._give_up(id_json, call.method, why)
         self._all_answered.set()
 
     async def _finish(self, connector: asyncio.Task[None]) -> None:

@@ -22,8 +22,6 @@ class AgentOut(Protocol):
 
     async def drain(self) -> None: ...
 
-    def unsent(self) -> int: ...
-
 
 async def open_agent_stdout() -> AgentOut:
     loop = asyncio.get_running_loop()
@@ -32,7 +30,7 @@ async def open_agent_stdout() -> AgentOut:
     if not watchable(stdout.fileno()):
         return _FileOut(stdout)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, stdout)
-    return _PipeOut(transport, protocol, None, loop)
+    return asyncio.StreamWriter(transport, protocol, None, loop)
 
 
 def watchable(fd: int) -> bool:
@@ -57,11 +55,6 @@ def passable(fd: int) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-class _PipeOut(asyncio.StreamWriter):
-    def unsent(self) -> int:
-        return self.transport.get_write_buffer_size()
-
-
 class _FileOut:
     def __init__(self, file: io.FileIO) -> None:
         self._file = file
@@ -76,9 +69,6 @@ class _FileOut:
 
     async def drain(self) -> None:
         return None
-
-    def unsent(self) -> int:
-        return 0
 
 
 def restore_blocking() -> None:

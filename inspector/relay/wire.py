@@ -44,24 +44,42 @@ Additions (all optional for the inspector to use):
   inspector reads EOF), keeps reading answers to pending requests until their deadlines, then
   closes.
 
-The agent's pipes (since version 1; an inspector or relay that does not know this copies lines
-as above). Over a Unix socket, a relay whose stdin and stdout are pipes may send them with its
-greeting (SCM_RIGHTS: stdin, then stdout), saying `"pipes": true`; it stops reading stdin before
-it greets. An inspector that takes them welcomes with `"pipes": true`, and touches them only once
-the relay confirms with one line, `{"lent": N}`, followed by the N bytes of agent input it had
-read and not passed on (runtime events kept while offline, a line begun): a relay that gave up
-waiting for the welcome never confirms, and reads on itself. From the confirmation on the relay
-neither reads stdin nor writes stdout: the inspector reads the agent's requests and writes its
-answers itself, two process hops fewer on every call, and holds the agent's deadlines itself. The
-relay waits on the socket. When the inspector lets go (it stops, or the agent closed stdin and
-every call was answered), it closes its copies of the pipes and sends one line,
-`{"returned": N, "unsent": M, "hello": <hook.hello request> | null}`, then the N bytes of agent
-input it read and did not act on, then the M bytes of answers the agent had not taken yet, and
-closes the connection; the relay writes those M bytes first and reads on from the N, answering
-by itself until it connects again. When the relay's connection ends without that line (the
-inspector died), the relay reads on likewise; calls the inspector had read and not answered end
-at the agent's own timeout, as with any hook that dies. Without the welcome's `"pipes": true`
-(refused, or an older inspector) the relay reads on and copies lines.
+The agent's stdin, lent (an inspector or relay that does not do this copies lines as above).
+Over a Unix socket, a relay whose stdin is a pipe may send it with its greeting (SCM_RIGHTS, one
+descriptor), saying `"pipes": true`; it stops reading stdin before it greets. An inspector that
+takes it welcomes with `"pipes": true`, and touches it only once the relay confirms with one line,
+`{"lent": N, "alive_ms": A}`, followed by the N bytes of agent input it had read and not passed
+on (runtime events kept while offline, a line begun): a relay that gave up waiting for the
+welcome never confirms, and reads on itself. From the confirmation on, the inspector reads the
+agent's requests from the pipe itself (a process hop fewer on every call) and the relay does not
+read stdin. Answers still come over the socket, and only the relay writes the agent's stdout: no
+other process holds it, so the agent sees its hook exit when the relay exits, whatever state the
+inspector is in, and a line is never cut short by an inspector that dies while writing it.
+
+While it holds the pipe the inspector sends, besides its answers:
+
+- `{"took": [[<id as JSON text>, "<method>"], ...]}` as it reads requests and before it acts on
+  them (a line it has begun to read counts too, when the read that began it holds the head that
+  names the call; it may then be announced twice, and counts once). The relay tracks
+  each with the agent's deadline as it tracks the lines it copies: it answers by itself whatever
+  the inspector has not answered `answer_by_ms` after the notice, and, the moment the connection
+  ends without the pipe given back (the inspector died), everything still pending;
+- `{"alive": 1}` every A ms, whatever else it sends. When the relay
+  hears nothing for ALIVE_MISSES x A ms (the inspector is stopped, or its loop is stuck), it takes
+  the pipe back: it half-closes the connection, answers by itself what it tracks, and reads stdin
+  again; it lends again only once that connection has ended. The inspector checks that its
+  connection has not ended before every read of the pipe, so one that wakes up (after SIGSTOP, a
+  long pause) reads no more of it. (One stopped between that check and its read still takes one
+  read's worth once woken: it announces the calls in it as above, and the relay, no longer
+  lending, answers them at once; the piece of a line it leaves the relay is not a call and is
+  dropped.)
+
+When the inspector lets go (it stops, or the agent closed stdin and every call was answered), it
+closes its copy of the pipe and sends one line, `{"returned": N, "hello": <hook.hello request> |
+null}`, then the N bytes of agent input it read and did not act on, and closes the connection;
+the relay reads on from those bytes, answering by itself until it connects again. Without the
+welcome's `"pipes": true` (refused, or an inspector that does not lend) the relay reads on and
+copies lines.
 """
 
 from __future__ import annotations
@@ -81,6 +99,9 @@ SOCKET_NAME = "relay.sock"
 PIPES_KEY = "pipes"
 RETURNED_KEY = "returned"
 LENT_KEY = "lent"
+TOOK_KEY = "took"
+ALIVE_LINE = b'{"alive": 1}\n'
+ALIVE_MISSES = 4  # heartbeats missed in a row before the relay takes its stdin back
 # PicoClaw's defaults; the agent's own config may change them (relay --*-timeout-ms).
 DEFAULT_DEADLINES_MS = {"observer": 500, "interceptor": 5000, "approval": 60000}
 OBSERVER_METHODS = frozenset({"hook.runtime_event"})
@@ -116,7 +137,7 @@ def greeting(
     pipes: bool = False,
 ) -> bytes:
     """`proof`: the relay's (proof.py), after the inspector proved itself; None without a token.
-    `pipes`: the relay sends the agent's pipes with this greeting."""
+    `pipes`: the relay sends the agent's stdin with this greeting."""
     message: dict[str, Any] = {
         GREETING_KEY: WIRE_VERSION,
         "name": name,
@@ -161,37 +182,64 @@ def takes_pipes(welcome_line: bytes) -> bool:
     return _field(welcome_line, PIPES_KEY) is True
 
 
-def lent(already_read: bytes) -> bytes:
-    """The relay's confirmation that the pipes are the inspector's, with the input it had read."""
-    return json.dumps({LENT_KEY: len(already_read)}).encode() + b"\n" + already_read
+def lent(already_read: bytes, alive_ms: int) -> bytes:
+    """The relay's confirmation that the stdin is the inspector's, with the input it had read
+    and how often it must hear from the inspector."""
+    message = {LENT_KEY: len(already_read), "alive_ms": alive_ms}
+    return json.dumps(message).encode() + b"\n" + already_read
 
 
-def read_lent(line: bytes) -> int | None:
-    """How many bytes of agent input follow the relay's confirmation; None if it is not one."""
-    size = _field(line, LENT_KEY)
-    return size if _size(size) else None
+def read_lent(line: bytes) -> tuple[int, int] | None:
+    """(bytes of agent input that follow, alive_ms) from the relay's confirmation; None if it
+    is not one."""
+    message = _message(line) or {}
+    size, alive_ms = message.get(LENT_KEY), message.get("alive_ms")
+    return (size, alive_ms) if _size(size) and _size(alive_ms) and alive_ms > 0 else None
 
 
-def returned(unread: bytes, unsent: bytes, hello: dict[str, Any] | None) -> bytes:
-    """The inspector letting go of the agent's pipes: the line, the input it did not act on,
-    then the answers the agent had not taken yet."""
-    message = {RETURNED_KEY: len(unread), "unsent": len(unsent), "hello": hello}
-    return json.dumps(message).encode() + b"\n" + unread + unsent
+def alive_ms(deadlines_ms: dict[str, int]) -> int:
+    """How often the relay must hear from an inspector holding its stdin: often enough that a
+    call arriving while the inspector is stopped is answered within the agent's deadline (half
+    of it at most goes to noticing), and never more than four times a second."""
+    shortest = min(answer_by_ms(deadlines_ms[kind]) for kind in ("interceptor", "approval"))
+    return max(25, min(shortest // (2 * ALIVE_MISSES), 250))
 
 
-def read_returned(line: bytes) -> tuple[int, int, dict[str, Any] | None] | None:
-    """(input bytes, output bytes, hello) from the inspector's `returned` line; None if it is
-    not one."""
+def took(calls: list[tuple[str, str]]) -> bytes:
+    """The inspector's notice of the calls (id as JSON text, method) it read from the pipe."""
+    return json.dumps({TOOK_KEY: calls}, separators=(",", ":")).encode() + b"\n"
+
+
+def read_took(line: bytes) -> list[tuple[str, str]] | None:
+    """The calls in a `took` notice; None if the line is not one."""
+    calls = (_message(line) or {}).get(TOOK_KEY)
+    if not isinstance(calls, list):
+        return None
+    return [
+        (call[0], call[1])
+        for call in calls
+        if isinstance(call, list)
+        and len(call) == 2
+        and isinstance(call[0], str)
+        and isinstance(call[1], str)
+    ]
+
+
+def returned(unread: bytes, hello: dict[str, Any] | None) -> bytes:
+    """The inspector letting go of the agent's stdin: the line, then the input it did not act
+    on."""
+    message = {RETURNED_KEY: len(unread), "hello": hello}
+    return json.dumps(message).encode() + b"\n" + unread
+
+
+def read_returned(line: bytes) -> tuple[int, dict[str, Any] | None] | None:
+    """(input bytes, hello) from the inspector's `returned` line; None if it is not one."""
     message = _message(line)
     if message is None:
         return None
-    unread, unsent, hello = (
-        message.get(RETURNED_KEY),
-        message.get("unsent", 0),
-        message.get("hello"),
-    )
-    if _size(unread) and _size(unsent):
-        return unread, unsent, hello if isinstance(hello, dict) else None
+    unread, hello = message.get(RETURNED_KEY), message.get("hello")
+    if _size(unread):
+        return unread, hello if isinstance(hello, dict) else None
     return None
 
 
