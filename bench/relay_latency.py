@@ -1,7 +1,7 @@
 """Bridge mode: what `hook-inspector relay` and the inspector behind it add to a round trip.
 
 Baseline: a bare client calling the echo hook directly. Measured: the same bare client calling
-`hook-inspector relay`, which lends its pipes to a running `hook-inspector serve` whose one
+`hook-inspector relay`, which lends its stdin to a running `hook-inspector serve` whose one
 downstream hook is that same echo hook. Both sides take turns, so load falls on both alike.
 """
 

@@ -31,7 +31,7 @@ from inspector.relay import wire
 RELAY = [sys.executable, "-m", "inspector.relay.main"]
 META = {"AgentID": "main", "TurnID": "turn-1", "ParentTurnID": "", "SessionKey": "s"}
 BEFORE_TOOL = {"meta": META, "tool": "exec", "arguments": {"command": "ls"}}
-LENT = "reading the agent's pipes it lent"
+LENT = "reading the agent's stdin it lent"
 F = TypeVar("F", bound=Callable[..., Awaitable[None]])
 
 

@@ -1,5 +1,5 @@
 """A connection's first line, read from the socket itself: descriptors a relay sends with its
-greeting (the agent's pipes, see wire.py) arrive only with a recvmsg; a stream's transport would
+greeting (the agent's stdin, see wire.py) arrive only with a recvmsg; a stream's transport would
 read the bytes and let the kernel close the descriptors.
 
 Descriptors cost the inspector what a hook needs to be started again, so they are bounded: at

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 READ_CHUNK = 1 << 20
 CLOSE_GRACE_S = 2.0
-LENT_WAIT_S = 10.0  # for the relay's confirmation that it lent its pipes, sent with the welcome
+LENT_WAIT_S = 10.0  # for the relay's confirmation that it lent its stdin, sent with the welcome
 CONNECTED, DISCONNECTED = "connected", "disconnected"
 STOPPED_REASON = "hook-inspector stopped before its hooks answered"
 # PicoClaw writes {"jsonrpc":"2.0","id":N,"method":"...",...}: the head of a line too long to keep
@@ -86,7 +86,7 @@ class RelaySession:
         self._heartbeat: asyncio.Task[None] | None = None
         self._unread = b""  # lent input handed back as it was, never read
         self._splitter = LineSplitter(max_line)
-        self._hello = greeting.hello  # given back with the pipes, for the relay's next greeting
+        self._hello = greeting.hello  # given back with the stdin, for the relay's next greeting
         self._max_line = max_line
         self._calls: dict[asyncio.Task[None], CallDeadline | None] = {}
         self._events: set[asyncio.Task[None]] = set()
@@ -418,7 +418,7 @@ class RelaySession:
     def _describe(self) -> str:
         deadlines = ", ".join(f"{kind} {ms} ms" for kind, ms in self.greeting.deadlines_ms.items())
         modes = f"; modes {', '.join(self.greeting.modes)}" if self.greeting.modes else ""
-        lent = "; reading the agent's pipes it lent" if self._pipes else ""
+        lent = "; reading the agent's stdin it lent" if self._pipes else ""
         return f"via {self.peer}{lent}; the agent's deadlines: {deadlines}{modes}"
 
     def _lifecycle(self, state: str, detail: str) -> None:

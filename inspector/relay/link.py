@@ -57,7 +57,7 @@ async def open_link(endpoint: Endpoint, greet: Greet, line_limit: int) -> Link:
     trust.Untrusted (before a byte of the relay's own is sent) when the socket is not this
     user's or whoever listens does not prove it knows the token (proof.Unproven). `greet` is
     asked for the greeting only once the other side is trusted; over a Unix socket it may send
-    the agent's pipes with it."""
+    the agent's stdin with it."""
     token = _token(endpoint.token_file) if endpoint.token_file else None
     sock = await asyncio.wait_for(_connect(endpoint), CONNECT_TIMEOUT_S)
     try:

@@ -22,11 +22,12 @@ if TYPE_CHECKING:
     from inspector.relay.link import Endpoint
 
 DESCRIPTION = """\
-Run by an agent as its process hook: lends the agent's pipes to a running hook-inspector,
-which reads its JSON-RPC lines and answers them itself (over TCP, or with files for stdin and
-stdout, the relay copies the lines and the answers, unchanged). With no inspector listening
-(or, when copying, one too slow for the agent's deadline) the relay answers by itself as
-PicoClaw does with a dead hook: interceptors continue, approvals are denied."""
+Run by an agent as its process hook: lends the agent's stdin to a running hook-inspector,
+which reads its JSON-RPC lines itself and sends the answers back for the relay to write (over
+TCP, or with files for stdin and stdout, the relay copies the lines and the answers, unchanged).
+With no inspector listening, or one that stops answering or is too slow for the agent's
+deadline, the relay answers by itself as PicoClaw does with a dead hook: interceptors continue,
+approvals are denied."""
 
 
 def build_parser() -> argparse.ArgumentParser:
