@@ -88,6 +88,11 @@ def detectors() -> tuple[RegexBasedDetector, ...]:
     )
 
 
+@cache
+def _detector_words() -> frozenset[str]:
+    return frozenset(word for words in DETECTOR_WORDS.values() for word in words)
+
+
 def shaped_secrets(text: str) -> list[tuple[int, int]]:
     """The spans of `text` that hold a credential by its shape, merged, in order."""
     return merged(_candidates(text))
@@ -99,9 +104,10 @@ def _candidates(text: str) -> Iterator[tuple[int, int]]:
     for start, end in gitleaks_rules().find(text):
         yield _widened(text, start, end)
     lowered = text.lower()
+    present = {word for word in _detector_words() if word in lowered}
     for detector in detectors():
-        words = DETECTOR_WORDS.get(type(detector).__name__, ("",))
-        if not any(word in lowered for word in words):
+        words = DETECTOR_WORDS.get(type(detector).__name__)
+        if words is not None and present.isdisjoint(words):
             continue
         for pattern in detector.denylist:
             for match in pattern.finditer(text):
