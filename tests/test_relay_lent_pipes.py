@@ -199,6 +199,7 @@ def test_the_wire_of_lending() -> None:
     assert wire.read_returned(b'{"returned": -1}') is None and wire.read_lent(b"[]") is None
     assert wire.read_lent(b'{"lent": 3}') is None  # how often to beat is not optional
     assert wire.read_took(wire.took([("7", "hook.before_tool")])) == [("7", "hook.before_tool")]
+    assert wire.alive_ms(wire.DEFAULT_DEADLINES_MS) == 250  # a stopped inspector noticed in 1 s
 
 
 class StandInRelay:
@@ -244,6 +245,24 @@ async def test_a_relay_that_gave_up_on_the_welcome_keeps_its_pipes(socket_path: 
         relay.close()
     assert left == REQUEST  # the inspector never touched the pipe without the confirmation
     assert not [e for e in engine.journal.exchanges() if e.hook == "pico"]
+
+
+@bounded
+async def test_the_relay_is_told_of_a_call_whose_line_has_only_begun(socket_path: Path) -> None:
+    slow = scripted("slow", {"before_tool": {"delay_ms": 30_000}}, intercept=("before_tool",))
+    async with inspector(socket_path, slow):
+        relay = StandInRelay(socket_path)
+        relay.greet()
+        assert wire.takes_pipes(await relay.line())
+        relay.sock.sendall(wire.lent(b"", 1000))
+        os.write(relay.agent_in, REQUEST[:60])  # the agent is still writing the rest
+        while (took := wire.read_took(await relay.line())) is None:
+            pass  # heartbeats
+        os.write(relay.agent_in, REQUEST[60:])
+        while (again := wire.read_took(await relay.line())) is None:
+            pass
+        relay.close()
+    assert took == again == [("9", "hook.before_tool")]  # should the inspector die mid-line
 
 
 @bounded

@@ -17,6 +17,7 @@ from typing import Any
 
 from inspector.relay import answers, wire
 from inspector.relay.agent_in import AgentIn
+from inspector.relay.lending import GONE, GivenBack, Lending
 from inspector.relay.lines import NotAnAnswer, answer_id, classify
 from inspector.relay.link import Endpoint, Link, Refused, open_link
 from inspector.relay.log import Log
@@ -221,34 +222,50 @@ class Relay:
             "lent", f"connected to hook-inspector at {endpoint} (it reads the agent's stdin)"
         )
         self._report_dropped_events()
+        lending = Lending(self._from_lent, alive_ms, LINE_LIMIT)
+        lending.adopt(link.writer.transport)
         self._lending = True
         try:
-            back, why = await self._while_lent(link, alive_ms * wire.ALIVE_MISSES)
+            outcome = await lending.outcome
+            self._lending = False
+            back, why = b"", "gave the agent's stdin back"
+            if isinstance(outcome, GivenBack):
+                back = outcome.input
+                self._hello = outcome.hello or self._hello
+                self._offline_why = answers.NOT_RUNNING
+                self._give_up_all(answers.NOT_RUNNING)  # it answers all it took before letting go
+            elif outcome == GONE:
+                self._offline_why = answers.LOST
+                self._give_up_all(answers.LOST)
+                why = "is gone (the calls it had taken were answered by the relay)"
+            else:
+                await self._take_back(link, lending, alive_ms * wire.ALIVE_MISSES)
+                why = "let the agent's stdin go"
         finally:
             self._lending = False
-            link.writer.close()
+            lending.close()
         self._log.state(
             "offline", f"hook-inspector at {endpoint} {why}: answering by myself until it is back"
         )
         return back
 
-    async def _while_lent(self, link: Link, silence_ms: int) -> tuple[bytes, str]:
-        """Until the inspector gives the stdin back: (the input it returns, what happened)."""
-        while True:
-            try:
-                async with asyncio.timeout(silence_ms / 1000):
-                    line = await link.reader.readuntil(b"\n")
-            except TimeoutError:
-                return b"", await self._take_back(link, silence_ms)
-            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
-                self._offline_why = answers.LOST
-                self._give_up_all(answers.LOST)
-                return b"", "is gone (the calls it had taken were answered by the relay)"
-            given_back = self._from_lent(line)
-            if given_back is not None:
-                return await self._given_back(link, *given_back)
-            with contextlib.suppress(OSError):  # the agent is gone; its stdin closes too
-                await self._stdout.drain()
+    async def _take_back(self, link: Link, lending: Lending, silence_ms: int) -> None:
+        """The inspector sent nothing for `silence_ms` (stopped, or stuck): read stdin again,
+        answer what it took, and wait for that connection to end before lending again. The
+        half-close tells it, whenever it wakes, that the stdin is no longer its own; what it
+        sends then is still read (calls it took are answered at once, answers are late)."""
+        why = answers.stalled(silence_ms)
+        self._offline_why = why
+        if link.writer.can_write_eof():
+            link.writer.write_eof()
+        self._give_up_all(why)
+        self._read_on()
+        self._log.state(
+            "stalled",
+            f"hook-inspector at {self._settings.endpoint} sent nothing for {silence_ms} ms: took"
+            " the agent's stdin back, answering by myself until it is back",
+        )
+        await lending.closed
 
     def _from_lent(self, line: bytes) -> tuple[int, dict[str, Any] | None] | None:
         """A line from the inspector holding the stdin; the `returned` line's fields."""
@@ -274,45 +291,6 @@ class Relay:
             self._track(id_json, method)
         else:
             self._give_up(id_json, method, self._offline_why)
-
-    async def _given_back(
-        self, link: Link, unread: int, hello: dict[str, Any] | None
-    ) -> tuple[bytes, str]:
-        try:
-            back = await link.reader.readexactly(unread)
-        except (asyncio.IncompleteReadError, OSError):
-            self._offline_why = answers.LOST
-            self._give_up_all(answers.LOST)
-            return b"", "is gone (the calls it had taken were answered by the relay)"
-        if hello is not None:
-            self._hello = hello
-        self._offline_why = answers.NOT_RUNNING
-        self._give_up_all(answers.NOT_RUNNING)  # it answers all it took before letting go
-        return back, "gave the agent's stdin back"
-
-    async def _take_back(self, link: Link, silence_ms: int) -> str:
-        """The inspector sent nothing for `silence_ms` (stopped, or stuck): read stdin again,
-        answer what it took, and wait for that connection to end before lending again. The
-        half-close tells it, whenever it wakes, that the stdin is no longer its own."""
-        self._lending = False
-        why = answers.stalled(silence_ms)
-        self._offline_why = why
-        if link.writer.can_write_eof():
-            link.writer.write_eof()
-        self._give_up_all(why)
-        self._read_on()
-        self._log.state(
-            "stalled",
-            f"hook-inspector at {self._settings.endpoint} sent nothing for {silence_ms} ms: took"
-            " the agent's stdin back, answering by myself until it is back",
-        )
-        while True:  # what it sends once awake: calls it took are answered at once
-            try:
-                line = await link.reader.readuntil(b"\n")
-            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
-                return "let the agent's stdin go"
-            if self._from_lent(line) is not None:
-                return "let the agent's stdin go"
 
     def _adopt(self, link: Link) -> None:
         for line in self._events:
