@@ -11,6 +11,7 @@ import socket
 import threading
 from pathlib import Path
 
+from conftest import wait_for
 from serve_support import TAGGER_CONFIG, serving
 from test_relay_lent_pipes import BEFORE_TOOL, agent, bounded
 from test_relay_lent_pipes import socket_path as socket_path  # a fixture
@@ -63,6 +64,8 @@ async def test_a_descriptor_flood_leaves_the_inspector_its_descriptors(
         async with agent(socket_path) as fake:
             await fake.wait_stderr("connected to hook-inspector", timeout_s=10)
             answer = await fake.call("hook.before_tool", BEFORE_TOOL)
+        # and none left behind once the flood and the agent are gone
+        await wait_for(lambda: open_descriptors(serve.pid) <= before, timeout=20)
 
     # the flood's sockets themselves (32) and a few descriptors each at most, never thousands
     assert during - before < CONNECTIONS * 3, (before, during)
