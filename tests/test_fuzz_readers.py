@@ -1,26 +1,46 @@
 """Every reader of a user file, fed hostile documents: deep nesting, alias bombs, numbers too long
 for Python, fields of the wrong type, stray bytes. Each gives a value or the project's own error
 (naming the file), never another exception, and in bounded time: the examples are fixed
-(derandomize) and few, so the whole file stays within seconds. tests/test_fuzz.py covers
+(derandomize) and few, so the whole file stays within seconds. A journal's index is fuzzed
+beside a valid journal: what it holds never changes the records read. tests/test_fuzz.py covers
 ordinary malformed configs and scenarios; tests/test_bad_input.py the same defects end to end."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from index_support import denials_journal, every_line
 from test_fuzz import JSON_VALUES as PLAIN_JSON_VALUES
 
+from inspector.cli.export import export_session
 from inspector.config import Config
 from inspector.config.errors import ConfigError
+from inspector.filter import compile_filter
+from inspector.filter.select import select
 from inspector.hosts.load import load_config
-from inspector.journal.jsonl import JournalLoadError, dumps, load_journal
+from inspector.journal.index_files import (
+    COLUMNS,
+    LINE,
+    LINE_SIZE,
+    LINES,
+    META,
+    META_SIZE,
+    TEXT,
+    VALUES,
+    index_folder,
+)
+from inspector.journal.jsonl import JournalLoadError, dumps, load_journal, scan_journal
 from inspector.journal.records import RECORD_TYPES, field_names
 from inspector.journal.redact import redact
+from inspector.journal.saved import open_journal
 from inspector.relay.wire import read_token
 from inspector.scenario import Scenario, load_scenario
 from inspector.tui.settings import Settings, load_settings
@@ -208,3 +228,86 @@ def test_token_files(tmp_path: Path, data: bytes) -> None:
         assert str(error).startswith(f"{path}: "), str(error)
     else:
         assert token and token == token.strip() and "\n" not in token
+
+
+# ---- a journal's index -----------------------------------------------------------------------
+
+INDEX_FILES = (LINES, COLUMNS, VALUES, TEXT, META)
+RECORDS_WRITTEN = 26  # denials_journal's
+# Bytes written over a file of the index, its size changed (to a sparse terabyte too), or rows
+# that point at another record's line, nowhere, or past the end, counted as a forger would. (A
+# row left out and counted out too only the user could write, as they could edit the journal
+# itself: it is not looked for, and not fuzzed.)
+OVERWRITE = st.tuples(
+    st.just("overwrite"),
+    st.sampled_from(INDEX_FILES),
+    st.integers(0, 3000),
+    st.binary(min_size=1, max_size=40),
+)
+RESIZE = st.tuples(
+    st.just("resize"),
+    st.sampled_from(INDEX_FILES),
+    st.integers(0, 3000) | st.just(1 << 40),
+    st.just(b""),
+)
+ROW = st.tuples(
+    st.integers(0, RECORDS_WRITTEN + 3),  # the row's seq
+    st.integers(0, RECORDS_WRITTEN - 1) | st.integers(1, 1 << 40),  # a record's line, or anywhere
+    st.integers(0, 300) | st.just(0xFFFF_FFFF) | st.none(),  # its size (None: that line's)
+    st.integers(0, 9),  # its type
+)
+INDEX_EDITS = st.lists(OVERWRITE | RESIZE | st.tuples(st.just("row"), ROW), max_size=4)
+
+
+def _edit_index(journal: Path, edits: list[Any]) -> None:
+    folder = index_folder(journal)
+    lines = [(offset, size) for offset, size, _record in scan_journal(journal)]
+    for how, *what in edits:
+        if how == "row":
+            if (folder / LINES).stat().st_size > RECORDS_WRITTEN * 2 * LINE_SIZE:
+                continue  # made sparse and huge: rows are not written into it
+            (seq, line, size, kind), rows = what[0], bytearray((folder / LINES).read_bytes())
+            offset, its_size = lines[line] if line < len(lines) else (line, 100)
+            rows.extend(bytes(max(0, (seq + 1) * LINE_SIZE - len(rows))))
+            offset = offset + 1 if line < len(lines) else offset
+            LINE.pack_into(rows, seq * LINE_SIZE, offset, its_size if size is None else size, kind)
+            (folder / LINES).write_bytes(rows)
+            _recount(folder, rows)  # as a forger would: the count matches the rows
+        elif how == "overwrite":
+            name, at, data = what
+            with (folder / name).open("r+b") as file:
+                file.seek(at)
+                file.write(data)
+        else:
+            name, size, _ = what
+            os.truncate(folder / name, size)
+
+
+def _recount(folder: Path, rows: bytes) -> None:
+    if (folder / META).stat().st_size > META_SIZE:
+        return
+    try:
+        meta = json.loads((folder / META).read_bytes())
+    except ValueError:
+        return  # bytes written over it: not a meta.json to count in
+    offsets = [LINE.unpack_from(rows, at)[0] for at in range(0, len(rows), LINE_SIZE)]
+    meta["records"] = sum(1 for offset in offsets if offset)
+    (folder / META).write_bytes(json.dumps(meta).ljust(META_SIZE).encode())
+
+
+@FIXED
+@given(edits=INDEX_EDITS)
+def test_an_index_beside_a_journal_never_changes_what_it_reads(
+    tmp_path: Path, edits: list[Any]
+) -> None:
+    journal = denials_journal(Path(tempfile.mkdtemp(dir=tmp_path)) / "session.jsonl")
+    expected = every_line(journal)
+    _edit_index(journal, edits)
+    try:
+        records = open_journal(journal).records
+        assert [record.to_json() for record in records] == expected
+        for expression in ("action:deny", "step 5", "hook:gate"):  # through its columns
+            select(records, tuple(RECORD_TYPES.values()), compile_filter(expression))
+        assert export_session(journal, journal.with_name("out.jsonl"), redact_secrets=True) == 0
+    except JournalLoadError as error:
+        assert str(error).startswith(str(journal)), str(error)

@@ -107,6 +107,26 @@ class Columns:
         self.durations[position] = NO_DURATION if duration is None else duration
         self.text_offsets[position], self.text_sizes[position] = text
 
+    def extend(
+        self,
+        codes: Sequence[array[int]],
+        durations: array[float],
+        text_offsets: array[int],
+        text_sizes: array[int],
+    ) -> None:
+        """Rows for positions after every one held, all known: each column's codes (in the
+        order of COLUMN_NAMES, four bytes each), durations and text places, one array each."""
+        self.version += 1
+        for name, added in zip(COLUMN_NAMES, codes, strict=True):
+            column = self.codes[name]
+            if column.typecode == "B" and added and max(added) > NARROW_MAX:
+                column = self.codes[name] = array("I", column)
+            column.extend(added if column.typecode == added.typecode else array("B", added))
+        self.durations.extend(durations)
+        self.text_offsets.extend(text_offsets)
+        self.text_sizes.extend(text_sizes)
+        self.known += len(durations)
+
     def forget(self, position: int) -> None:
         """The record at `position` changed: its row no longer says what it holds."""
         if self.codes[KNOWN_BY][position] != UNKNOWN:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import statistics
 from bisect import insort
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.journal.hook_rows_saved import fold_saved
@@ -108,6 +108,16 @@ class HookRows:
             for _position, record in records.each(list(range(len(records)))):
                 self.fold(record, True)
         self._unsubscribe = journal.subscribe(self.fold)
+
+    def copy(self) -> HookRows:
+        """The rows as they are now, to be read while these fold on in another thread (a saved
+        session being read: opening.py): a copy that follows no journal."""
+        copied = HookRows(Journal())
+        copied.version = self.version
+        copied._hooks = {key: _copied(row) for key, row in self._hooks.items()}
+        copied._relays = {label: _copied(row) for label, row in self._relays.items()}
+        copied._reloaded, copied._removed = dict(self._reloaded), set(self._removed)
+        return copied
 
     def close(self) -> None:
         self._unsubscribe()
@@ -226,6 +236,10 @@ class HookRows:
         if row is None:
             row = self._relays[label] = HookRow(label, relay=True)
         return row
+
+
+def _copied(row: HookRow) -> HookRow:
+    return replace(row, latencies=list(row.latencies))
 
 
 def _announced_modes(params: Any) -> tuple[str, ...]:

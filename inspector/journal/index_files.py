@@ -91,9 +91,10 @@ class IndexWriter:
                 pass
         self._text_end = 0
 
-    def index(self, lines: list[tuple[Record, int, int]], journal: int | Path) -> list[Row]:
+    def index(self, lines: list[tuple[Record, int, int]], journal: int | Path | None) -> list[Row]:
         """Index records whose lines the journal file now holds (record, offset, size), and
-        say which state of the file the index now describes. Their rows, in the same order."""
+        say which state of the file the index now describes (None: none yet, see `describe`).
+        Their rows, in the same order."""
         new_values: list[tuple[str, Value]] = []
         texts = [searched_text(record).lower().encode("utf-8", TEXT_ERRORS) for record, *_ in lines]
         places = self._add_texts(texts)
@@ -125,7 +126,7 @@ class IndexWriter:
         return places
 
     def _write(
-        self, rows: list[Row], new_values: list[tuple[str, Value]], journal: int | Path
+        self, rows: list[Row], new_values: list[tuple[str, Value]], journal: int | Path | None
     ) -> None:
         if new_values:
             numbered = "".join(json.dumps([name, value]) + "\n" for name, value in new_values)
@@ -141,6 +142,13 @@ class IndexWriter:
                     COLUMN_ROW.pack_into(column_rows, at * COLUMN_ROW_SIZE, *_columns(row))
                 os.pwrite(lines, line_rows, run[0].seq * LINE_SIZE)
                 os.pwrite(columns, column_rows, run[0].seq * COLUMN_ROW_SIZE)
+        if journal is not None:
+            self.describe(journal)
+
+    def describe(self, journal: int | Path) -> None:
+        """Say which state of the journal file the index describes. An index of a whole file
+        made by reading it says so only once every line is in (saved.py): one cut short, its
+        reader stopped or killed, describes nothing and is never used."""
         meta = json.dumps({"version": VERSION, "journal": journal_state(journal)})
         with _opened(self.folder / META) as fd:
             os.pwrite(fd, meta.ljust(META_SIZE).encode("ascii"), 0)

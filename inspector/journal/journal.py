@@ -57,6 +57,18 @@ class Journal:
             subscriber(record, False)
         return record
 
+    def reread(self, record: Record) -> None:
+        """A saved record read again from a later line of its file (written again after a
+        change, opening.py): subscribers hear of it as of an amend."""
+        for subscriber in list(self._subscribers):
+            subscriber(record, False)
+
+    def reopened(self, records: RecordStore) -> None:
+        """The same saved session, its records now found another way (through the index just
+        made of it): views rebuild what they show from them."""
+        self.records = records
+        self._last_seq = records.last_seq()
+
     def add_findings(self, record: R, *findings: Finding) -> R:
         return self.amend(record, findings=[*record.findings_list, *findings])
 

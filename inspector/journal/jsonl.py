@@ -7,6 +7,7 @@ import contextlib
 import gc
 import json
 import os
+import shutil
 import stat
 import sys
 from collections.abc import Callable, Iterator
@@ -14,7 +15,14 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
-from inspector.journal.index_files import TEXT, IndexWriter, Row, remove_index
+from inspector.journal.index_files import (
+    TEXT,
+    IndexWriter,
+    Row,
+    index_elsewhere,
+    index_folder,
+    remove_index,
+)
 from inspector.journal.journal import Journal
 from inspector.journal.private_file import JournalFileError, open_private_bytes
 from inspector.journal.records import (
@@ -126,13 +134,22 @@ class JsonlWriter:
         if self._index is not None:
             try:
                 return list(self._index.index(placed, self._file.fileno()))
-            except OSError as error:  # no room: the journal goes on without its index
-                remove_index(self.path)
-                self._index = None
-                if self._store is not None:
-                    self._store.index_lost()
-                _say(f"cannot write the index of {self.path}: {error.strerror or error}")
+            except Exception as error:  # no room, no descriptor left, anything
+                self._index_failed(error)
         return [None] * len(placed)
+
+    def _index_failed(self, error: Exception) -> None:
+        """The journal goes on without its index, said once. The index is never written again,
+        so should it not go, its meta.json describes an older state of the file than the
+        file's (this batch's lines are in it): it is never used."""
+        index, self._index = self._index, None
+        if self._store is not None:
+            self._store.index_lost()
+        if index is not None and index.folder != index_folder(self.path):
+            shutil.rmtree(index.folder, ignore_errors=True)
+        remove_index(self.path)
+        reason = getattr(error, "strerror", None) or error
+        _say(f"cannot write the index of {self.path}: {reason}; it opens slowly")
 
     def _give_up(self, error: OSError) -> None:
         """A journal that can no longer be written (a full disk) is said once; the session
@@ -151,14 +168,23 @@ class JsonlWriter:
 
 def _index_writer(path: Path) -> IndexWriter | None:
     try:
-        return IndexWriter(path)
+        try:
+            return IndexWriter(path)
+        except FileExistsError:  # another user's folder, a file or a folder of the user's own
+            writer = index_elsewhere(path)
     except OSError as error:
         _say(f"cannot write the index of {path}: {error.strerror or error}; it opens slowly")
         return None
+    _say(
+        f"{index_folder(path)} is in the way (not an index of yours): this session's index is "
+        f"kept in {writer.folder.parent} instead; the journal opens slowly later"
+    )
+    return writer
 
 
 def _say(message: str) -> None:
-    print(f"hook-inspector: {message}", file=sys.stderr)
+    with contextlib.suppress(OSError, ValueError):  # no stderr to say it on
+        print(f"hook-inspector: {message}", file=sys.stderr)
 
 
 class JournalLoadError(Exception):

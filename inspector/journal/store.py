@@ -22,12 +22,14 @@ from array import array
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Iterator, Sequence
-from itertools import compress
+from dataclasses import dataclass
+from itertools import compress, repeat
 from operator import add
 from pathlib import Path
 from typing import IO, overload
 
-from inspector.journal.column_store import Columns
+from inspector.journal.column_store import NO_DURATION, Columns
+from inspector.journal.columns import COLUMN_NAMES, Value
 from inspector.journal.index_files import Row, SavedIndex
 from inspector.journal.records import RECORD_TYPES, Exchange, Record, record_from_json
 
@@ -69,6 +71,40 @@ class RecordStore(Sequence[Record]):
         store._kinds = bytearray(saved.kinds)
         store.saved, store._columns = saved, None  # read when first asked for
         return store
+
+    @classmethod
+    def growing(cls, path: Path, text_file: Path, first: ReadPiece) -> RecordStore:
+        """A saved journal's records as a reader of its file adds them (opening.py), starting
+        with its `first` (kept in memory: the first screen and the hooks panel read them at
+        once); the later ones stay on disk. The index's text file is opened now, so that what
+        was read stays searchable should its folder go (a bad line found further on)."""
+        store = cls()
+        store._path, store._text_file = path, text_file
+        store._reader, store._text_reader = path.open("rb"), text_file.open("rb")
+        store.extend_read(first)
+        store._items[:] = first.records
+        store._in_memory = len(first.records)
+        return store
+
+    def extend_read(self, piece: ReadPiece) -> None:
+        """Records read from the file with their index rows, after every one held (their seqs
+        greater), at once; on disk only."""
+        self._items.extend(repeat(None, len(piece.seqs)))
+        self._seqs.extend(piece.seqs)
+        self._offsets.extend(piece.offsets)
+        self._sizes.extend(piece.sizes)
+        self._kinds.extend(piece.kinds)
+        columns = self.columns
+        for name, value in piece.values:
+            columns.dictionary.add(name, value)
+        columns.extend(piece.codes, piece.durations, piece.text_offsets, piece.text_sizes)
+
+    def same_columns_as(self, growing: RecordStore) -> None:
+        """`growing` holds the same records in the same places, its columns made as the index
+        of this one was (opening.py): they are this one's too, not read again from the index.
+        Records in other places (a line that came late): this one reads its own."""
+        if self.saved is not None and self._columns is None and growing.seqs() == self._seqs:
+            self._columns = growing.columns
 
     @property
     def columns(self) -> Columns:
@@ -300,6 +336,52 @@ def _kind_code(kind: type[Record]) -> int:
         code = KIND_CODE[kind] = len(KINDS)
         KINDS.append(kind)
     return code
+
+
+@dataclass(slots=True)
+class ReadPiece:
+    """Records read from a journal's file and indexed, in seq order, laid out as the store
+    keeps them (built by the reader's thread, added by the views' at once), and the column
+    values the index numbered since the piece before, in the order it numbered them. The
+    records themselves only when asked for: a piece is on its way for a moment, and a million
+    records passing through memory together with what lives on would scatter it."""
+
+    records: list[Record]
+    seqs: array[int]
+    offsets: array[int]  # plus one
+    sizes: array[int]
+    kinds: bytes
+    codes: list[array[int]]  # per column, in the order of COLUMN_NAMES
+    durations: array[float]
+    text_offsets: array[int]
+    text_sizes: array[int]
+    values: list[tuple[str, Value]]
+
+    @classmethod
+    def of(
+        cls,
+        lines: list[tuple[int, int, int, int, Row]],
+        values: list[tuple[str, Value]],
+        records: list[Record],
+    ) -> ReadPiece:
+        """`lines`: each record's seq, type (its place in KINDS), where its line is (offset,
+        size) and its index row; `records`: the records themselves when they are to be kept."""
+        rows = [row for *_line, row in lines]
+        codes = list(zip(*(row.codes for row in rows), strict=True)) or [()] * len(COLUMN_NAMES)
+        return cls(
+            records=records,
+            seqs=array("q", [seq for seq, *_rest in lines]),
+            offsets=array("q", [offset + 1 for _seq, _kind, offset, *_rest in lines]),
+            sizes=array("I", [size for *_place, size, _row in lines]),
+            kinds=bytes(kind for _seq, kind, *_rest in lines),
+            codes=[array("I", column) for column in codes],
+            durations=array(
+                "d", [NO_DURATION if row.duration is None else row.duration for row in rows]
+            ),
+            text_offsets=array("q", [row.text[0] for row in rows]),
+            text_sizes=array("I", [row.text[1] for row in rows]),
+            values=values,
+        )
 
 
 class TextBlock:

@@ -25,6 +25,7 @@ from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, TIMEOUT, Verdict
 from inspector.hooks.command_hook import CommandHook
 from inspector.journal.jsonl import JsonlWriter
+from inspector.journal.opening import Growth, Opening
 from inspector.journal.private_file import JournalFileError, write_private
 from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
 from inspector.pipeline.gate import AT_HOOK, AT_STAGE, InterceptTargetError, edit_effect
@@ -51,6 +52,7 @@ from inspector.tui.widgets.record_list import RecordList
 from inspector.tui.widgets.status_line import SessionState, StatusLine
 
 REFRESH_S = 0.5
+OPENING_TICK_S = 0.2  # a saved session being read: what was read joins the views this often
 THIS_SESSION = Path("this session")  # the replay picker's entry for the journal on screen
 DEFAULT_THEME = "inspector-dark"
 # Actions that send to hooks or change what runs: not offered in a saved session.
@@ -85,6 +87,7 @@ class Session:
     read_only: bool = False
     watch: bool = True  # reload when the config or a hook script is saved
     listen: ListenOptions | None = None  # where live agents' relays connect; None: nowhere
+    opening: Opening | None = None  # a saved journal still being read (opening.py)
 
 
 class InspectorApp(App[int]):
@@ -176,6 +179,8 @@ class InspectorApp(App[int]):
         self._highlighting = False  # the filter marks matching rows instead of hiding the rest
         self._filter_timer: Timer | None = None
         self._unsubscribe_journal: Callable[[], None] | None = None
+        self._opening_timer: Timer | None = None
+        self._reading = ""  # the status line's word on a saved journal still being read
 
     # ---- set-up ----------------------------------------------------------------------------
 
@@ -249,6 +254,8 @@ class InspectorApp(App[int]):
             )
             if self.session.watch:
                 self.watch_files()
+        if self.session.opening is not None:
+            self._follow_opening(self.session.opening)
         self._refresh_status()
 
     def watch_theme(self, theme: str) -> None:
@@ -275,10 +282,62 @@ class InspectorApp(App[int]):
     async def on_unmount(self) -> None:
         if self._unsubscribe_journal is not None:
             self._unsubscribe_journal()
+        if self.session.opening is not None:
+            self.session.opening.stop()  # an index cut short is removed, never used
         if self.listener is not None:
             await self.listener.close()  # relays get their fallback answers, not a dead hook's
         if not self.session.read_only:
             await self.engine.stop()
+
+    # ---- a saved journal still being read -----------------------------------------------------
+
+    def _follow_opening(self, opening: Opening) -> None:
+        self.call_after_refresh(opening.resume)  # the first screen first, then the rest
+        self._opening_timer = self.set_interval(OPENING_TICK_S, self._opening_grew, name="opening")
+        self._reading = self._read_so_far(opening)
+
+    def _opening_grew(self) -> None:
+        opening = self.session.opening
+        assert opening is not None
+        journal = self.engine.journal
+        growth = opening.catch_up(journal)
+        if growth.added:
+            for rows in self._record_lists():
+                rows.grown()
+        if growth.hooks is not None:
+            for panel in self.query(HooksPanel):
+                panel.grown(growth.hooks)
+        self._reading = self._read_so_far(opening)
+        if growth.ended:
+            self._opening_ended(growth)
+        self._refresh_status()
+
+    def _read_so_far(self, opening: Opening) -> str:
+        return f"reading {opening.progress():.0%} · {len(self.engine.journal):,} records so far"
+
+    def _opening_ended(self, growth: Growth) -> None:
+        if self._opening_timer is not None:
+            self._opening_timer.stop()
+            self._opening_timer = None
+        self._reading = ""
+        journal = self.engine.journal
+        if growth.opened is not None:  # every line read: as if opened through its index
+            growing = journal.records
+            journal.reopened(growth.opened.records)
+            growing.close()
+            for rows in self._record_lists():
+                rows.reread()
+            for panel in self.query(HooksPanel):
+                panel.reread()
+        elif growth.error is not None:
+            self._reading = "read in part: a bad line stopped the reading"
+            self.notify(
+                f"{growth.error}. The {len(journal):,} records read before it are shown; "
+                "the journal was not indexed.",
+                title="Journal read in part",
+                severity="error",
+                timeout=60,
+            )
 
     # ---- hot reload ------------------------------------------------------------------------
 
@@ -358,6 +417,7 @@ class InspectorApp(App[int]):
             intercept=expression and f"{expression} {INTERCEPT_AT[self.engine.gate.at]}",
             held=len(self.engine.held),
             approvals=len(self.engine.approvals.pending),
+            reading=self._reading,
         )
         for line in self.query(StatusLine):
             line.show(state)

@@ -9,8 +9,8 @@ from inspector.config.model import Config
 from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
+from inspector.journal.opening import Opening
 from inspector.journal.private_file import JournalFileError
-from inspector.journal.saved import open_journal
 from inspector.journal.spool import spool_file
 from inspector.tui.app import InspectorApp, Session
 
@@ -37,9 +37,12 @@ def build_session(
 
 def read_only_session(journal_path: Path) -> Session:
     """A saved journal to look at, its records read back from disk as they are shown: no hooks
-    start. Raises JournalLoadError for a bad file."""
-    engine = Engine(Config(hooks=()), journal=open_journal(journal_path))
-    return Session(engine=engine, config_path=journal_path, read_only=True)
+    start. One without an index that matches it is shown from its first lines while the rest
+    is read (opening.py). Raises JournalLoadError for a file whose first lines are bad."""
+    opening = Opening(journal_path)
+    engine = Engine(Config(hooks=()), journal=opening.start())
+    reading = None if opening.ended.is_set() else opening
+    return Session(engine=engine, config_path=journal_path, read_only=True, opening=reading)
 
 
 def launch(config_path: Path | None, journal_path: Path | None, listen: ListenOptions) -> int:

@@ -82,13 +82,36 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
 
     def on_mount(self) -> None:
         self.add_columns(*COLUMNS)
+        self._fold(first_screen=True)
+
+    def _fold(self, first_screen: bool) -> None:
         records = self._journal.records
         if len(records) > FOLD_BESIDE and records.saved is not None:
             # a long saved session: the lists are on the screen before the panel is counted
-            self.set_timer(FOLD_AFTER_S, self._fold_beside, name="hooks-panel-fold")
+            if first_screen:
+                self.set_timer(FOLD_AFTER_S, self._fold_beside, name="hooks-panel-fold")
+            else:
+                self._fold_beside()
             return
         self._folded = HookRows(self._journal)
         self.refresh_rows()
+
+    def grown(self, folded: HookRows) -> None:
+        """The rows folded so far from a saved session being read, in the reader's thread
+        (opening.py): shown instead."""
+        if self._folded is not None:
+            self._folded.close()
+        self._folded, self._shown_for = folded, None
+        self.refresh_rows()
+
+    def reread(self) -> None:
+        """The journal's records were replaced (a saved session, now read through the index
+        just made of it): counted again; the rows on screen stay until then."""
+        if self._folded is not None:
+            self._folded.close()
+            self._folded = None
+        self._shown_for = None
+        self._fold(first_screen=False)
 
     @work(thread=True, exit_on_error=False, group="hooks-panel")
     def _fold_beside(self) -> None:

@@ -251,6 +251,7 @@ class RecordList(ScrollView, can_focus=True):
         self._unsubscribe: Callable[[], None] | None = None
         self._wake_timer: Timer | None = None
         self._sort: tuple[int, bool] | None = None  # (column, descending); None: journal order
+        self._looked_to = 0  # positions in journal.records the rows were chosen from
         self._keys: dict[int, Any] = {}  # position -> the row's sort key when it was placed
 
     # ---- what subclasses provide --------------------------------------------------------------
@@ -338,6 +339,34 @@ class RecordList(ScrollView, can_focus=True):
                 row = None
             if row is None and matches:
                 self._insert(position, record)
+        self._grew(tailing, at_end)
+
+    def grown(self) -> None:
+        """Records were added to the journal's store at once, not one by one (a saved session
+        as it is read: opening.py): those that show join the rows."""
+        records = self.journal.records
+        tailing = self._cursor == len(self._index) - 1
+        at_end = self.scroll_offset.y >= self.max_scroll_y
+        cleared = bisect_left(records.seqs(), self._cleared_to + 1) if self._cleared_to else 0
+        first = max(self._looked_to, cleared)
+        positions = select(records, self.RECORD_TYPES, self._predicate, first)
+        self._looked_to = len(records)
+        if self._sort is None:
+            self._index.extend(positions)
+        elif len(self._index) + len(positions) > SORT_LIMIT:
+            self._rebuild()  # which says the rows are too many to sort, and stops sorting
+            return
+        else:  # each in its sorted place, its record read once, in blocks
+            for position, record in records.each(positions):
+                self._insert(position, record)
+        self._grew(tailing, at_end)
+
+    def reread(self) -> None:
+        """The journal's records were replaced (a saved session, now read through the index
+        just made of it): the rows are chosen again, the highlighted record kept."""
+        self._rebuild()
+
+    def _grew(self, tailing: bool, at_end: bool) -> None:
         self._sync_size()
         if self.follow and tailing:
             self._cursor = len(self._index) - 1
@@ -395,6 +424,7 @@ class RecordList(ScrollView, can_focus=True):
         records = self.journal.records
         first = bisect_left(records.seqs(), self._cleared_to + 1) if self._cleared_to else 0
         positions = select(records, kinds, predicate, first)
+        self._looked_to = len(records)
         if self._sort is not None and len(positions) > SORT_LIMIT:
             self._sort = None
             self.notify(

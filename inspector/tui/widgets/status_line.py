@@ -27,12 +27,16 @@ class SessionState:
     intercept: str | None = None
     held: int = 0
     approvals: int = 0
+    reading: str = ""
+    """A saved journal still being read, or read only in part (empty: read whole)."""
 
 
 def status_text(state: SessionState) -> Text:
     parts: list[Text] = []
     if state.read_only:
         parts.append(Text.assemble(("READ-ONLY ", WARN), one_line(state.source)))
+        if state.reading:
+            parts.append(Text(one_line(state.reading), WARN))
         return Text(SEPARATOR).join(parts)
     parts.append(Text.assemble(("config ", DIM), one_line(state.source)))
     if state.socket is not None:
