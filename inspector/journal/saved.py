@@ -5,23 +5,32 @@ exchanges opens as fast as a small one and holds little memory.
 A journal without an index that matches it (one shared without its folder, written by another
 program, or edited by hand) is read, every line checked as load_journal checks it, and indexed:
 beside it when there is no index there and its folder can be written to (so the next open is
-fast), else in a temporary folder for this run.
+fast), else in a temporary folder for this run, else (a full disk) nowhere: where each line is
+is then kept in memory (unindexed.py). Each line read through an index is checked against its
+row (store.py); one that is not where it says has the journal read again, that index left out.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import shutil
-import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
-from inspector.journal.index_files import IndexWriter, Row, SavedIndex, index_folder, read_index
+from inspector.journal.index_files import (
+    IndexWriter,
+    Row,
+    SavedIndex,
+    index_elsewhere,
+    read_index,
+    replaceable,
+)
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import LINE_LIMIT, JournalLoadError, load_journal, scan_journal
 from inspector.journal.records import Record
 from inspector.journal.store import RecordStore
+from inspector.journal.unindexed import lines_in_memory
 
 SCAN_BATCH = 4096  # lines indexed together
 # An index has a row per seq up to the largest: a journal whose seqs run further ahead of its
@@ -41,12 +50,40 @@ def open_journal(
     saved = read_index(path)
     if saved is None:
         try:
-            saved = index_journal(path, line_limit, indexed)
+            saved = _read_unbelieved(path, line_limit, indexed)
         except SparseSeqs:  # numbered by hand, far apart: an index row per seq would not do
             return load_journal(path, line_limit)
     if not saved.seqs:
         raise JournalLoadError(f"{path}: its index lists no record")
-    return Journal.over(RecordStore.over_index(path, saved))
+    reread = partial(_read_again, path, line_limit)
+    return Journal.over(RecordStore.over_index(path, saved, reread))
+
+
+def _read_unbelieved(
+    path: Path, line_limit: int, indexed: BatchIndexed | None = None
+) -> SavedIndex:
+    """The journal read, no index believed, and indexed; where no index can be written (a full
+    disk), read again with where each line is kept in memory."""
+    try:
+        return index_journal(path, line_limit, indexed)
+    except OSError:
+        return lines_in_memory(path, _scanned(path, line_limit))
+
+
+def _read_again(path: Path, line_limit: int) -> SavedIndex:
+    """For a store whose index said a line is where it is not: the journal itself."""
+    try:
+        return _read_unbelieved(path, line_limit)
+    except SparseSeqs:
+        raise JournalLoadError(f"{path}: changed while it was read") from None
+
+
+def _scanned(path: Path, line_limit: int) -> Iterator[tuple[int, int, Record]]:
+    """scan_journal's lines; SparseSeqs when seqs run far ahead of the records read."""
+    for count, (offset, size, record) in enumerate(scan_journal(path, line_limit), 1):
+        if record.seq > SPARSE_FACTOR * count + SPARSE_SLACK:
+            raise SparseSeqs
+        yield offset, size, record
 
 
 class SparseSeqs(Exception):
@@ -59,14 +96,13 @@ def index_journal(
     """Read every line of `path` and index it: beside it when nothing is there yet, else in a
     temporary folder (an index beside it that does not match may be a live session's, still
     being written by its writer: it is never touched). The index says which file it describes
-    only once every line is in, so one cut short is never used."""
+    only once every line is in, so one cut short is never used. Raises OSError when no index
+    can be written."""
     writer = _writer_for(path)
     try:
         batch: list[tuple[Record, int, int]] = []
         try:
-            for count, (offset, size, record) in enumerate(scan_journal(path, line_limit), 1):
-                if record.seq > SPARSE_FACTOR * count + SPARSE_SLACK:
-                    raise SparseSeqs
+            for offset, size, record in _scanned(path, line_limit):
                 batch.append((record, offset, size))
                 if len(batch) == SCAN_BATCH:
                     _index_batch(writer, batch, indexed)
@@ -78,15 +114,12 @@ def index_journal(
         if batch:
             _index_batch(writer, batch, indexed)
         writer.describe(path)
-    except OSError as error:
-        shutil.rmtree(writer.folder, ignore_errors=True)
-        raise JournalLoadError(f"{path}: cannot index it: {error.strerror or error}") from None
     except BaseException:  # a bad line, seqs numbered by hand, a reader told to stop
         shutil.rmtree(writer.folder, ignore_errors=True)  # no index of a journal that is not one
         raise
     saved = read_index(path, writer.folder, just_written=True)
     if saved is None:
-        raise JournalLoadError(f"{path}: its index could not be read back")
+        raise OSError(f"{path}: its index could not be read back")
     return saved
 
 
@@ -99,9 +132,7 @@ def _index_batch(
 
 
 def _writer_for(path: Path) -> IndexWriter:
-    if not index_folder(path).exists():
+    if replaceable(path):  # nothing there, or an index of the user's of another version
         with contextlib.suppress(OSError):  # a folder that cannot be written to
             return IndexWriter(path)
-    folder = Path(tempfile.mkdtemp(prefix="hook-inspector-index-")) / "index"
-    atexit.register(shutil.rmtree, folder.parent, True)
-    return IndexWriter(path, folder)
+    return index_elsewhere(path)

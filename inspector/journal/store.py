@@ -19,10 +19,11 @@ import json
 import os
 import threading
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict, deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import compress, repeat
 from operator import add
 from pathlib import Path
@@ -31,6 +32,7 @@ from typing import IO, overload
 from inspector.journal.column_store import NO_DURATION, Columns
 from inspector.journal.columns import COLUMN_NAMES, Value
 from inspector.journal.index_files import Row, SavedIndex
+from inspector.journal.index_trust import StaleIndex, is_whole_line
 from inspector.journal.records import RECORD_TYPES, Exchange, Record, record_from_json
 
 KEEP = 20_000  # records held in memory at least, the newest ones
@@ -59,18 +61,44 @@ class RecordStore(Sequence[Record]):
         self._text_reader: IO[bytes] | None = None
         self.saved: SavedIndex | None = None  # a saved session's index, when opened through it
         self._columns_lock = threading.Lock()
+        # A saved session's: each line read through its index is checked against its row, and
+        # when one is not where the row says, the journal is read again (`_reread`) and the
+        # records found anew (`generation` counts how often: positions changed meaning).
+        self._journal_size: int | None = None
+        self._reread: Callable[[], SavedIndex] | None = None
+        self.generation = 0
 
     @classmethod
-    def over_index(cls, path: Path, saved: SavedIndex) -> RecordStore:
-        """A saved journal's records, all on disk, as its index says where they are."""
+    def over_index(
+        cls, path: Path, saved: SavedIndex, reread: Callable[[], SavedIndex] | None = None
+    ) -> RecordStore:
+        """A saved journal's records, all on disk, as its index says where they are. `reread`:
+        the journal read again without that index, should a line not be where it says."""
         store = cls()
-        store._path, store._text_file = path, saved.text_file
         store._reader = path.open("rb")  # now, not on a first read that two threads may share
-        store._items = [None] * len(saved.seqs)
-        store._seqs, store._offsets, store._sizes = saved.seqs, saved.offsets, saved.sizes
-        store._kinds = bytearray(saved.kinds)
-        store.saved, store._columns = saved, None  # read when first asked for
+        store._path, store._reread = path, reread
+        store._take(saved)
         return store
+
+    def _take(self, saved: SavedIndex) -> None:
+        self._items = [None] * len(saved.seqs)
+        self._seqs, self._offsets, self._sizes = saved.seqs, saved.offsets, saved.sizes
+        self._kinds = bytearray(saved.kinds)
+        self._read_back.clear()
+        self._journal_size = saved.state["size"]
+        if self._text_reader is not None:
+            self._text_reader.close()
+        self._text_file, self._text_reader = saved.text_file, None
+        self.saved, self._columns = saved, None  # read when first asked for
+
+    def _read_journal_itself(self) -> None:
+        """A line was not where the index said: the journal read again, once (a journal that
+        keeps changing while it is read is an error, StaleIndex)."""
+        reread, self._reread = self._reread, None
+        if reread is None:
+            raise StaleIndex(f"{self._path} changed while it was read")
+        self._take(reread())
+        self.generation += 1
 
     @classmethod
     def growing(cls, path: Path, text_file: Path, first: ReadPiece) -> RecordStore:
@@ -158,12 +186,36 @@ class RecordStore(Sequence[Record]):
         return self._record(index)
 
     def __iter__(self) -> Iterator[Record]:
-        for position in range(len(self._items)):
-            yield self._record(position)
+        """Should the journal be read again on the way (its index found stale), on from the
+        record after the last one given, as the journal itself has them."""
+        position, generation, last = 0, self.generation, -1
+        while position < len(self._items):
+            record = self._record_or_none(position)
+            if generation != self.generation:
+                position, generation = bisect_right(self._seqs, last), self.generation
+                continue
+            assert record is not None
+            yield record
+            position, last = position + 1, record.seq
 
     def __reversed__(self) -> Iterator[Record]:
-        for position in range(len(self._items) - 1, -1, -1):
-            yield self._record(position)
+        position, generation, last = len(self._items) - 1, self.generation, None
+        while position >= 0:
+            record = self._record_or_none(position)
+            if generation != self.generation:
+                ahead = len(self._seqs) if last is None else bisect_left(self._seqs, last)
+                position, generation = ahead - 1, self.generation
+                continue
+            assert record is not None
+            yield record
+            position, last = position - 1, record.seq
+
+    def _record_or_none(self, position: int) -> Record | None:
+        """None: the journal was read again and has fewer records than `position`."""
+        try:
+            return self._record(position)
+        except IndexError:
+            return None
 
     def seqs(self) -> array[int]:
         """Each record's seq, in journal order (not a copy: do not change it)."""
@@ -185,15 +237,20 @@ class RecordStore(Sequence[Record]):
     def each(self, positions: list[int]) -> Iterator[tuple[int, Record]]:
         """The records at `positions` (in journal order), with them; those on disk only are read
         a block at a time, not one seek and read each, and not kept."""
-        items = self._items
+        items, generation = self._items, self.generation
         for start in range(0, len(positions), READ_BLOCK):
             block = positions[start : start + READ_BLOCK]
-            lines = self._lines([p for p in block if items[p] is None])
-            for position in block:
-                record = items[position]
-                if record is None:
-                    record = self._read_back.get(position) or _record_of(lines[position])
-                yield position, record
+            try:
+                lines = self._lines([p for p in block if items[p] is None])
+                records = [
+                    items[p] or self._read_back.get(p) or self._checked(p, lines[p]) for p in block
+                ]
+            except StaleIndex:
+                self._read_journal_itself()
+                break
+            yield from zip(block, records, strict=True)
+        if generation != self.generation:  # the positions asked for are an older reading's
+            yield from self.each([p for p in positions[start:] if p < len(self._items)])
 
     def text_blocks(self, positions: list[int]) -> Iterator[TextBlock]:
         """The searched text, lowercased, of the records at `positions` that have it in the
@@ -212,11 +269,19 @@ class RecordStore(Sequence[Record]):
             span = _span(offsets, sizes)
             if span is not None:
                 start, length = span
-                data = _piece(self._open_text(), start, length)
+                data = self._text(start, length)
                 yield TextBlock(data, block, [o - start - 1 for o in offsets], sizes)
             else:
                 for p, offset, size in zip(block, offsets, sizes, strict=True):
-                    yield TextBlock(_piece(self._open_text(), offset - 1, size), [p], [0], [size])
+                    yield TextBlock(self._text(offset - 1, size), [p], [0], [size])
+
+    def _text(self, start: int, length: int) -> bytes:
+        """A piece of the text file; of a saved session's, none past the file's end (its
+        columns may say otherwise: not one of its writer's)."""
+        reader = self._open_text()
+        if self.saved is not None:
+            length = max(0, min(length, os.fstat(reader.fileno()).st_size - start))
+        return _piece(reader, start, length)
 
     def _text_places(self, block: list[int]) -> tuple[Sequence[int], Sequence[int]]:
         """The text offsets (plus one) and sizes of the records at `block`; a slice of the
@@ -233,6 +298,8 @@ class RecordStore(Sequence[Record]):
             return {}
         offsets, sizes = self._offsets, self._sizes
         reader = self._open_reader()
+        if self._journal_size is not None:
+            return self._checked_lines(reader, positions)
         span = _span([offsets[p] for p in positions], [sizes[p] for p in positions])
         if span is None:
             return {p: _piece(reader, offsets[p] - 1, sizes[p]) for p in positions}
@@ -241,6 +308,28 @@ class RecordStore(Sequence[Record]):
         return {
             p: data[offsets[p] - 1 - first : offsets[p] - 1 - first + sizes[p]] for p in positions
         }
+
+    def _checked_lines(self, reader: IO[bytes], positions: list[int]) -> dict[int, bytes]:
+        """_lines through a saved index: each a whole line within the journal, read with the
+        byte before it; StaleIndex otherwise."""
+        starts = [self._offsets[p] - 1 for p in positions]
+        sizes = [self._sizes[p] for p in positions]
+        if max(map(add, starts, sizes)) > (self._journal_size or 0) or min(starts) < 0:
+            raise StaleIndex("a row past the journal's end")
+        span = _span([start + 1 for start in starts], sizes)
+        if span is not None:
+            first, length = span
+            before = min(first, 1)
+            data = _piece(reader, first - before, length + before)
+            pieces = [(data, start - first + before) for start in starts]
+        else:
+            pieces = list(map(partial(_with_byte_before, reader), starts, sizes))
+        lines: dict[int, bytes] = {}
+        for p, (data, at), size in zip(positions, pieces, sizes, strict=True):
+            if not is_whole_line(data, at, size):
+                raise StaleIndex("a line is not where its row says")
+            lines[p] = data[at : at + size]
+        return lines
 
     def in_memory(self) -> int:
         """How many records are objects held by the store (the rest are on disk only)."""
@@ -312,10 +401,32 @@ class RecordStore(Sequence[Record]):
         return record
 
     def _read(self, position: int) -> Record:
-        return _record_of(self._line(position))
+        start, size = self._offsets[position] - 1, self._sizes[position]
+        if self._journal_size is None:
+            return _record_of(_piece(self._open_reader(), start, size))
+        try:
+            if start < 0 or start + size > self._journal_size:
+                raise StaleIndex("a row past the journal's end")
+            data, at = _with_byte_before(self._open_reader(), start, size)
+            if not is_whole_line(data, at, size):
+                raise StaleIndex("a line is not where its row says")
+            return self._checked(position, data[at:])
+        except StaleIndex:
+            self._read_journal_itself()
+        return self[position]  # as the journal itself numbers them now
 
-    def _line(self, position: int) -> bytes:
-        return _piece(self._open_reader(), self._offsets[position] - 1, self._sizes[position])
+    def _checked(self, position: int, line: bytes) -> Record:
+        """The record of a line read back; through a saved index, StaleIndex unless it is the
+        record the row says (its seq and type)."""
+        if self._journal_size is None:
+            return _record_of(line)
+        try:
+            record = _record_of(line)
+        except (ValueError, LookupError, TypeError, RecursionError) as error:
+            raise StaleIndex(f"not the line of a record: {error}") from None
+        if record.seq != self._seqs[position] or _kind_code(type(record)) != self._kinds[position]:
+            raise StaleIndex("a line is not the one its row says")
+        return record
 
     def _open_reader(self) -> IO[bytes]:
         assert self._path is not None  # a record is let go only once its file holds it
@@ -326,7 +437,8 @@ class RecordStore(Sequence[Record]):
     def _open_text(self) -> IO[bytes]:
         assert self._text_file is not None  # texts have offsets only when there is a text file
         if self._text_reader is None:
-            self._text_reader = self._text_file.open("rb")
+            saved = self.saved
+            self._text_reader = self._text_file.open("rb") if saved is None else saved.open_text()
         return self._text_reader
 
 
@@ -412,6 +524,13 @@ def _piece(reader: IO[bytes], offset: int, size: int) -> bytes:
     """Positional: no shared file offset, so a thread (the hooks panel's fold of a saved
     session) can read records while the lists read theirs."""
     return os.pread(reader.fileno(), size, offset)
+
+
+def _with_byte_before(reader: IO[bytes], start: int, size: int) -> tuple[bytes, int]:
+    """The piece at `start` read with the byte before it (none at the file's start), and where
+    the piece begins in what was read."""
+    before = min(start, 1)
+    return _piece(reader, start - before, size + before), before
 
 
 def _record_of(line: bytes) -> Record:
