@@ -368,3 +368,18 @@ from inspector.journal.saved import open_journal
 tempfile.tempdir = str(Path(sys.argv[1]).parent)
 print(json.dumps([record.to_json() for record in open_journal(sys.argv[1]).records]))
 """
+
+
+def test_a_store_found_stale_on_the_way_gives_every_record_in_either_direction(
+    tmp_path: Path,
+) -> None:
+    journal = denials_journal(tmp_path / "session.jsonl")
+    _swap_rows(index_folder(journal))  # found when the first of the two is read
+    assert [r.to_json() for r in reversed(open_journal(journal).records)] == every_line(journal)[
+        ::-1
+    ]
+    records = open_journal(journal).records
+    assert [record.seq for _p, record in records.each(list(range(len(records))))] == [
+        r["seq"] for r in every_line(journal)
+    ]
+    assert records.generation == 1  # read again once, and since then as the journal numbers them

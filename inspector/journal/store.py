@@ -237,7 +237,7 @@ class RecordStore(Sequence[Record]):
     def each(self, positions: list[int]) -> Iterator[tuple[int, Record]]:
         """The records at `positions` (in journal order), with them; those on disk only are read
         a block at a time, not one seek and read each, and not kept."""
-        items, generation = self._items, self.generation
+        items = self._items
         for start in range(0, len(positions), READ_BLOCK):
             block = positions[start : start + READ_BLOCK]
             try:
@@ -246,11 +246,10 @@ class RecordStore(Sequence[Record]):
                     items[p] or self._read_back.get(p) or self._checked(p, lines[p]) for p in block
                 ]
             except StaleIndex:
-                self._read_journal_itself()
-                break
+                self._read_journal_itself()  # the positions asked for are an older reading's
+                yield from self.each([p for p in positions[start:] if p < len(self._items)])
+                return
             yield from zip(block, records, strict=True)
-        if generation != self.generation:  # the positions asked for are an older reading's
-            yield from self.each([p for p in positions[start:] if p < len(self._items)])
 
     def text_blocks(self, positions: list[int]) -> Iterator[TextBlock]:
         """The searched text, lowercased, of the records at `positions` that have it in the
