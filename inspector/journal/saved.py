@@ -101,14 +101,17 @@ def index_journal(
     writer = _writer_for(path)
     try:
         batch: list[tuple[Record, int, int]] = []
+        shown = False  # a first batch went to `indexed`: the views may be up already
         try:
             for offset, size, record in _scanned(path, line_limit):
                 batch.append((record, offset, size))
                 if len(batch) == SCAN_BATCH:
                     _index_batch(writer, batch, indexed)
-                    batch = []
+                    batch, shown = [], True
         except JournalLoadError:
-            if batch and indexed is not None:  # the lines before the bad one are shown meanwhile
+            # The lines before a bad one are shown meanwhile, once the first screen is; a bad
+            # line among the first batch refuses the whole file, as load_journal does.
+            if batch and shown and indexed is not None:
                 _index_batch(writer, batch, indexed)
             raise
         if batch:
