@@ -14,7 +14,7 @@ import os
 import shutil
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -22,6 +22,7 @@ from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.command import CommandRun
 from inspector.hooks.command_hook import CommandHook
+from inspector.hosts.jcli.chain_result import ChainResult, HookRun
 from inspector.hosts.jcli.events import CONTEXT_FIELDS, LEVELS, filter_never_matches
 from inspector.hosts.jcli.result import KEPT_ON_HALT, ResultRead, halt, merge, read_result
 from inspector.hosts.jcli.templates import context_template
@@ -89,36 +90,6 @@ class HookMetrics:
     failures: int = 0  # timeouts included
     skipped: int = 0  # disabled, or the filter did not match
     total_duration_ms: float = 0.0
-
-
-@dataclass(slots=True)
-class HookRun:
-    """One attempt of one hook, and the HookResult j-cli read from it (None when it failed)."""
-
-    name: str
-    exchange: Exchange
-    result: JSONObject | None
-
-
-@dataclass(slots=True)
-class ChainResult:
-    event: str
-    result: JSONObject | None  # j-cli's Option<HookResult>: None when no hook ran successfully
-    by: str = ""  # the hook whose stop/skip (or failure with on_error: stop) ended the chain
-    runs: list[HookRun] = field(default_factory=list)
-    decision: Decision | None = None
-
-    @property
-    def action(self) -> str | None:
-        return self.get("action")
-
-    def get(self, key: str) -> Any:
-        return (self.result or {}).get(key)
-
-    @property
-    def deciding_run(self) -> HookRun | None:
-        """The last attempt of the hook that ended the chain."""
-        return next((run for run in reversed(self.runs) if run.name == self.by), None)
 
 
 class JcliChain:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from inspector.hosts.host import ABSENT, HookOutput
-from inspector.hosts.jcli.chain import ChainResult
+from inspector.hosts.jcli.chain_result import ChainResult
 
 
 def jcli_output(chain: ChainResult) -> HookOutput:

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
+from inspector.hosts.jcli.chain_result import ChainResult
+from inspector.journal.journal import Journal
 from inspector.protocol import command_findings as cf
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
-
-if TYPE_CHECKING:  # the chain makes its own runner
-    from inspector.hosts.jcli.chain import ChainResult, JcliChain
 
 JSONObject = dict[str, Any]
 Mode = Literal["tui", "oneshot"]
@@ -58,6 +57,16 @@ _ONESHOT_HONOURED = {
     "post_tool_execution": frozenset({"tool_result", "system_message"}),
     "stop": frozenset({"retry_feedback"}),
 }
+
+
+class JcliEvents(Protocol):
+    """What the runner needs of JcliChain (which makes its own runner)."""
+
+    journal: Journal
+
+    async def fire(
+        self, event: str, context: JSONObject, *, source: str, turn: str | None = None
+    ) -> ChainResult: ...
 
 
 @dataclass(slots=True)
@@ -108,7 +117,7 @@ class _Turn:
 class JcliTurnRunner:
     def __init__(
         self,
-        chain: JcliChain,
+        chain: JcliEvents,
         *,
         mode: Mode = "tui",
         micro_compact: bool = True,
@@ -380,7 +389,7 @@ class JcliTurnRunner:
                 )
 
 
-def _loop_finding(chain: JcliChain, result: ChainResult, what: str) -> None:
+def _loop_finding(chain: JcliEvents, result: ChainResult, what: str) -> None:
     for run in result.runs:
         if run.result and "retry_feedback" in run.result:
             message = f"{run.name} {what}"
