@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from inspector.journal import hook_rows
-from inspector.journal.hook_rows import LATENCY_WINDOW, HookRow, HookRows
+from inspector.journal.hook_row import LATENCY_WINDOW, HookRow
+from inspector.journal.hook_rows import HookRows
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import load_journal
 from inspector.journal.records import (

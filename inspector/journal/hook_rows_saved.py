@@ -12,24 +12,34 @@ from array import array
 from collections import Counter, deque
 from dataclasses import dataclass
 from itertools import compress
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from inspector.journal.columns import ABSENT
+from inspector.journal.hook_row import LATENCY_WINDOW, HookRow
 from inspector.journal.jsonl import UNFINISHED
-from inspector.journal.records import STATUS_OK, Decision, Exchange, Lifecycle, Reload
+from inspector.journal.records import STATUS_OK, Decision, Exchange, Lifecycle, Record, Reload
 from inspector.journal.store import KIND_CODE, RecordStore
 from inspector.protocol.stages import HELLO
 
-if TYPE_CHECKING:
-    from inspector.journal.hook_rows import HookRow, HookRows
-
 KEY = ("hook", "method", "host", "source", "status", "action", "stage_entry")
 SKIPPED = "skipped"
-LATENCIES_KEPT = 400  # HookRow keeps twice its median window
+LATENCIES_KEPT = 2 * LATENCY_WINDOW  # as many as HookRow keeps
 # Exchanges counted per C call: the hooks panel folds a long session in a thread, and a C call
 # holds the interpreter until it returns, so the screen waits for no more than one slice.
 CHUNK = 32_768
 RECORD = "record"  # a record to fold as it is (a lifecycle, a reload)
+
+
+class Rows(Protocol):
+    """What the fold needs of HookRows (which folds a saved session with it)."""
+
+    def row_of(self, hook: str, method: str, host: str, source: str) -> HookRow: ...
+
+    def skip(self, name: str, stage: str, host: str) -> None: ...
+
+    def fold(self, record: Record, new: bool) -> None: ...
+
+    def announced(self, row: HookRow, params: Any) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +52,7 @@ class Skip:
 Step = tuple[int, ...] | str | Skip  # a group of exchanges by its key codes, RECORD, a Skip
 
 
-def fold_saved(rows: HookRows, store: RecordStore) -> None:
+def fold_saved(rows: Rows, store: RecordStore) -> None:
     columns = store.columns
     kinds = store.kind_codes()
     exchanges = _positions_of(kinds, Exchange)
@@ -89,7 +99,7 @@ def _value(store: RecordStore, name: str, code: int) -> object:
     return None if value is ABSENT else value
 
 
-def _count(rows: HookRows, store: RecordStore, key: tuple[int, ...], count: int) -> HookRow | None:
+def _count(rows: Rows, store: RecordStore, key: tuple[int, ...], count: int) -> HookRow | None:
     hook, method, host, source, status, action, stage_entry = (
         _value(store, name, code) for name, code in zip(KEY, key, strict=True)
     )
@@ -176,7 +186,7 @@ def _latencies(
 
 
 def _hellos(
-    rows: HookRows,
+    rows: Rows,
     store: RecordStore,
     exchanges: list[int],
     codes: list[array[int]],

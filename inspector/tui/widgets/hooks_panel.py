@@ -12,7 +12,8 @@ from textual.widgets import DataTable
 
 from inspector.config.model import CommandHookSpec, Config, HookSpec
 from inspector.hosts.registry import host_named
-from inspector.journal.hook_rows import HookRow, HookRows
+from inspector.journal.hook_row import HookRow
+from inspector.journal.hook_rows import HookRows
 from inspector.journal.journal import Journal
 from inspector.safe_text import shown
 
