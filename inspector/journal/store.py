@@ -67,6 +67,7 @@ class RecordStore(Sequence[Record]):
         self._journal_size: int | None = None
         self._reread: Callable[[], SavedIndex] | None = None
         self.generation = 0
+        self._told_of_reread: list[Callable[[], object]] = []
 
     @classmethod
     def over_index(
@@ -99,6 +100,13 @@ class RecordStore(Sequence[Record]):
             raise StaleIndex(f"{self._path} changed while it was read")
         self._take(reread())
         self.generation += 1
+        for told in list(self._told_of_reread):
+            told()
+
+    def on_reread(self, told: Callable[[], object]) -> None:
+        """Have `told` called whenever the journal was read again (`generation`), in whichever
+        thread found the index stale."""
+        self._told_of_reread.append(told)
 
     @classmethod
     def growing(cls, path: Path, text_file: Path, first: ReadPiece) -> RecordStore:

@@ -13,6 +13,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
@@ -88,6 +89,11 @@ class Session:
     watch: bool = True  # reload when the config or a hook script is saved
     listen: ListenOptions | None = None  # where live agents' relays connect; None: nowhere
     opening: Opening | None = None  # a saved journal still being read (opening.py)
+
+
+class JournalReread(Message):
+    """The journal's store read the journal itself again (its index found stale while a view,
+    the hooks panel's fold or the detail pane read records through it)."""
 
 
 class InspectorApp(App[int]):
@@ -181,6 +187,8 @@ class InspectorApp(App[int]):
         self._unsubscribe_journal: Callable[[], None] | None = None
         self._opening_timer: Timer | None = None
         self._reading = ""  # the status line's word on a saved journal still being read
+        self._generation = 0  # the journal's store's when the views last chose what they show
+        self._follow_rereads()
 
     # ---- set-up ----------------------------------------------------------------------------
 
@@ -325,6 +333,7 @@ class InspectorApp(App[int]):
             growing = journal.records
             journal.reopened(growth.opened.records)
             growing.close()
+            self._follow_rereads()
             for rows in self._record_lists():
                 rows.reread()
             for panel in self.query(HooksPanel):
@@ -338,6 +347,24 @@ class InspectorApp(App[int]):
                 severity="error",
                 timeout=60,
             )
+
+    def _follow_rereads(self) -> None:
+        records = self.engine.journal.records
+        self._generation = records.generation
+        records.on_reread(lambda: self.post_message(JournalReread()))  # from any thread
+
+    @on(JournalReread)
+    def _journal_reread(self) -> None:
+        """The store read the journal itself again (its index lied about a line): every list
+        and the hooks panel choose what they show from it again, once."""
+        generation = self.engine.journal.records.generation
+        if generation == self._generation:
+            return
+        self._generation = generation
+        for rows in self._record_lists():
+            rows.reread()
+        for panel in self.query(HooksPanel):
+            panel.reread()
 
     # ---- hot reload ------------------------------------------------------------------------
 

@@ -253,6 +253,7 @@ class RecordList(ScrollView, can_focus=True):
         self._sort: tuple[int, bool] | None = None  # (column, descending); None: journal order
         self._looked_to = 0  # positions in journal.records the rows were chosen from
         self._keys: dict[int, Any] = {}  # position -> the row's sort key when it was placed
+        self._generation = 0  # the store's when the rows were chosen (store.py)
 
     # ---- what subclasses provide --------------------------------------------------------------
 
@@ -294,7 +295,7 @@ class RecordList(ScrollView, can_focus=True):
 
     @property
     def highlighted_record(self) -> Record | None:
-        return self.journal.records[self._index[self._cursor]] if self._cursor >= 0 else None
+        return self._record_at(self._cursor) if self._cursor >= 0 else None
 
     def set_filter(self, predicate: Predicate | None) -> None:
         """Show only records for which `predicate` holds (all of them for None). The highlighted
@@ -406,9 +407,9 @@ class RecordList(ScrollView, can_focus=True):
         self._wake_timer = None
         self.flush()
         top = self.scroll_offset.y
-        records = self.journal.records
         for row in range(top, min(top + self._page(), len(self._index))):
-            if self.is_live(records[self._index[row]]):
+            record = self._record_at(row)
+            if record is not None and self.is_live(record):
                 self.refresh_line(row + 1)  # virtual line: the header is line 0
 
     def watch_follow(self, follow: bool) -> None:
@@ -424,7 +425,7 @@ class RecordList(ScrollView, can_focus=True):
         records = self.journal.records
         first = bisect_left(records.seqs(), self._cleared_to + 1) if self._cleared_to else 0
         positions = select(records, kinds, predicate, first)
-        self._looked_to = len(records)
+        self._looked_to, self._generation = len(records), records.generation
         if self._sort is not None and len(positions) > SORT_LIMIT:
             self._sort = None
             self.notify(
@@ -446,6 +447,21 @@ class RecordList(ScrollView, can_focus=True):
         self._scroll_to_cursor()
         self.refresh()
         self._announce()
+
+    def _record_at(self, row: int) -> Record | None:
+        """The record at `row`; None when the store read the journal itself again since the
+        rows were chosen (its index found stale, maybe by this very read): positions mean other
+        records now, and the app has the rows chosen again."""
+        records = self.journal.records
+        try:
+            if records.generation == self._generation:
+                record = records[self._index[row]]
+                if records.generation == self._generation:
+                    return record
+        except IndexError:  # a position past the journal as read again
+            if records.generation == self._generation:
+                raise
+        return None
 
     def _key(self, record: Record) -> Any:
         """Where `record` goes in the index: its seq, or its sort key when sorted."""
@@ -617,7 +633,9 @@ class RecordList(ScrollView, can_focus=True):
         row = self.scroll_offset.y + y - 1
         if row >= len(self._index):
             return Strip.blank(width, self.rich_style)
-        record = self.journal.records[self._index[row]]
+        record = self._record_at(row)
+        if record is None:
+            return Strip.blank(width, self.rich_style)
         if row == self._cursor:
             base = self.get_component_rich_style("record-list--cursor")
         elif self._highlight is not None and self._highlight(record):
