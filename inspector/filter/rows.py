@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from itertools import compress
 from typing import Any
 
-from inspector.journal.column_store import ABSENT_CODE, KNOWN_BY, UNKNOWN
+from inspector.journal.column_store import ABSENT_CODE, KNOWN_BY, UNKNOWN, Columns
 from inspector.journal.records import Record
 from inspector.journal.store import KINDS, RecordStore
 
@@ -24,8 +24,14 @@ ValueTest = Callable[[Any], bool]
 class Rows:
     def __init__(self, store: RecordStore) -> None:
         self.store = store
-        self.columns = store.columns
         self.size = len(store)
+
+    @property
+    def columns(self) -> Columns:
+        """The store's index columns, read from a saved session's index only when a filter
+        needs them: listing every record of some types needs only their types (a million
+        records' columns took a third of a second of the first screen)."""
+        return self.store.columns
 
     # ---- sets of positions -------------------------------------------------------------------
 

@@ -88,9 +88,14 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
     def _fold(self, first_screen: bool) -> None:
         records = self._journal.records
         if len(records) > FOLD_BESIDE and records.saved is not None:
-            # a long saved session: the lists are on the screen before the panel is counted
+            # a long saved session: the lists are on the screen before the panel is counted.
+            # The delay runs from the first screen drawn, not from here: mounting the lists of a
+            # million records can take longer than it, and the fold's thread then competes with
+            # drawing that screen for the interpreter (it took 0.5 s longer to come up).
             if first_screen:
-                self.set_timer(FOLD_AFTER_S, self._fold_beside, name="hooks-panel-fold")
+                self.call_after_refresh(
+                    self.set_timer, FOLD_AFTER_S, self._fold_beside, name="hooks-panel-fold"
+                )
             else:
                 self._fold_beside()
             return
