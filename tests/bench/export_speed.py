@@ -1,6 +1,6 @@
 """How long `hook-inspector export` takes on a big saved session, redacting and not.
 
-    .venv/bin/python -m bench.export_speed [--count N]
+    .venv/bin/python -m tests.bench.export_speed [--count N]
 
 The session is N exchanges (100,000 by default) whose strings differ from one exchange to the
 next, as a real session's tool output does (commands, file listings, log lines with hashes,

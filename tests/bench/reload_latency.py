@@ -11,7 +11,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import Row, row
 from inspector.config.model import Defaults, HookSpec
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
@@ -19,6 +18,8 @@ from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import Record, Reload
 from inspector.reload.watcher import Reloader
+
+from . import Row, row
 
 ECHO_HOOK = Path(__file__).with_name("echo_hook.py")
 TARGET_OVERHEAD_MS = 300.0

@@ -1,13 +1,13 @@
 """How long the filter language takes over 100,000 exchanges (and events).
 
-    .venv/bin/python -m bench.filter_speed [--records N] [--runs R]
+    .venv/bin/python -m tests.bench.filter_speed [--records N] [--runs R]
 
 Each expression is timed as `[r for r in records if predicate(r)]`, the median of R passes, next to
 a baseline in the same run: the same loop with a hand-written lambda on one attribute. Wall time
 and the process's CPU time are both shown: on a busy machine the CPU time is the steadier figure.
 Events come last: a free-text search serialises each payload once (cold), then reuses it (warm).
 
-`run(quick)` gives the same exchange figures as rows for `python -m bench`.
+`run(quick)` gives the same exchange figures as rows for `python -m tests.bench`.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from bench import Row, row
 from inspector.filter import compile_filter
 from inspector.hosts.picoclaw import templates
 from inspector.journal import record_text
 from inspector.journal.records import Event, Exchange, Finding, Record
 from inspector.protocol import jsonrpc
+
+from . import Row, row
 
 EXPRESSIONS = {  # a short label for the bench table: the expression
     "one field": "hook:review-gate",

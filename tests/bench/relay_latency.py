@@ -13,8 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench import Row, row
-from bench.roundtrip import HOOK_COMMAND, PAYLOADS, BareClient, measure
+from . import Row, row
+from .roundtrip import HOOK_COMMAND, PAYLOADS, BareClient, measure
 
 CONSOLE_SCRIPT = Path(sys.executable).parent / "hook-inspector"
 TARGET_ADDED_MS = 0.5

@@ -15,14 +15,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import Row, row
-from bench.filter_speed import exchanges
 from inspector.filter import compile_filter
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter, load_journal
 from inspector.tui.app import InspectorApp
 from inspector.tui.launch import read_only_session
 from inspector.tui.widgets.exchange_list import ExchangeList
+
+from . import Row, row
+from .filter_speed import exchanges
 
 EXPRESSION = "hook:redactor & !status:ok"
 SIZE = (160, 48)

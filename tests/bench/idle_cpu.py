@@ -1,6 +1,6 @@
 """CPU time the TUI spends while nothing happens, against a bare Textual app in the same run.
 
-    .venv/bin/python -m bench.idle_cpu [SECONDS]
+    .venv/bin/python -m tests.bench.idle_cpu [SECONDS]
 
 Both apps run headless; the inspector opens the bundled demo (its hooks, its scenario, file
 watching on), lets the scenario finish, then both sit idle for SECONDS while this process's CPU

@@ -1,6 +1,6 @@
 """Regenerate the README's screenshots: screenshots/*.svg, and *.png when a converter is present.
 
-    .venv/bin/python scripts/screenshots.py
+    .venv/bin/python screenshots/take.py
 
 Each shot runs the app headless at 160x48 (run_test) and saves an SVG once it shows what it is
 for. Most run the bundled demo and wait until its scenario has finished (or, for the approval,

@@ -23,7 +23,7 @@ import go_tree
 from answer_lines import CaseError, describe, render_line
 
 REPOSITORY = "https://github.com/sipeed/picoclaw"
-CORPUS_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "picoclaw_corpus"
+CORPUS_DIR = Path(__file__).resolve().parents[1]  # the data sits above this folder
 INTERCEPTOR_TIMEOUT_MS = 1500
 APPROVAL_TIMEOUT_MS = 1500
 HELLO_ID = 1

@@ -1,5 +1,5 @@
-"""`python -m bench [--quick] [--json] [--plot PATH]`: run every benchmark, print one table,
-and draw the figures (a full run: bench/results.svg)."""
+"""`python -m tests.bench [--quick] [--json] [--plot PATH]`: run every benchmark, print one table,
+and draw the figures (a full run: tests/bench/results.svg)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bench import BENCHMARKS, Row, plot
+from . import BENCHMARKS, Row, plot
 
 DEFAULT_PLOT = Path(__file__).with_name("results.svg")
 
@@ -25,7 +25,7 @@ DEFAULT_PLOT = Path(__file__).with_name("results.svg")
 def run_all(quick: bool) -> list[Row]:
     rows: list[Row] = []
     for name in BENCHMARKS:
-        rows += importlib.import_module(f"bench.{name}").run(quick)
+        rows += importlib.import_module(f".{name}", __package__).run(quick)
     return rows
 
 
@@ -86,7 +86,7 @@ def table(rows: list[Row], quick: bool, host: dict[str, Any]) -> Table:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="tiny counts, for a CI smoke run")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
@@ -94,7 +94,7 @@ def main() -> None:
         type=Path,
         metavar="PATH",
         help="draw the figures to PATH (SVG, and a PNG if cairosvg is there); "
-        "default: bench/results.svg for a full run, no picture for --quick",
+        "default: tests/bench/results.svg for a full run, no picture for --quick",
     )
     args = parser.parse_args()
     load_before = os.getloadavg()[0]

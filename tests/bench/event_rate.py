@@ -10,9 +10,9 @@ a real observer. Each figure is microseconds per event (lower is better), events
   every event of the journal): the CPU time that takes is charged to the UI side (the wait for
   its next 50 ms refresh is not), and the slowest catch-up in wall time is in the note.
   Target: >= 20,000 events/s, that is <= 50 us per event.
-- observer: `emit_event` with bench/echo_hook.py observing "*", in batches the size of PicoClaw's
-  observer queue (so none is dropped), until every event was written to the hook. Baseline: a
-  bare asyncio client writing the same notification lines to its own copy of the hook.
+- observer: `emit_event` with tests/bench/echo_hook.py observing "*", in batches the size of
+  PicoClaw's observer queue (so none is dropped), until every event was written to the hook.
+  Baseline: a bare asyncio client writing the same notification lines to its own copy of the hook.
 
 The input events are frozen out of the garbage collector (`gc.freeze`) and a full collection
 runs, untimed, before every turn, so each side pays for the collections its own garbage causes;
@@ -31,9 +31,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench import Row, row
-from bench.filter_speed import make_event
-from bench.roundtrip import HOOK_COMMAND, BareClient
 from inspector.config.model import Config, Defaults, HookSpec
 from inspector.engine import Engine
 from inspector.hosts.picoclaw.pipeline import OBSERVER_QUEUE, Pipeline
@@ -42,6 +39,10 @@ from inspector.journal.records import Event
 from inspector.protocol.stages import RUNTIME_EVENT
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.widgets.event_stream import EventStream
+
+from . import Row, row
+from .filter_speed import make_event
+from .roundtrip import HOOK_COMMAND, BareClient
 
 JSONObject = dict[str, Any]
 Producer = Callable[[Sequence[JSONObject]], Awaitable[None]]

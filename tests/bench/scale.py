@@ -1,10 +1,10 @@
 """A session left open for a week: a live session of many relayed exchanges, and a saved one of
 1,000,000 small exchanges opened, scrolled and filtered (issue 16).
 
-    .venv/bin/python -m bench.scale [--count N]
+    .venv/bin/python -m tests.bench.scale [--count N]
 
 The bench writes the saved sessions itself, straight to JSONL in the journal's own record shapes
-(`bench.filter_speed.make_exchange`, serialised as the journal's writer does), so building a
+(`tests.bench.filter_speed.make_exchange`, serialised as the journal's writer does), so building a
 million takes seconds; without the index the journal's writer keeps beside its file, the first
 open indexes it (measured on its own), and every later one opens through that index. Every
 figure is taken in a child process of its own, so one measurement's memory does not weigh on
@@ -35,13 +35,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench import Row, row
-from bench.filter_speed import make_exchange
 from inspector.journal.index_files import index_folder
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import dumps
 from inspector.journal.records import STATUS_PENDING, Exchange
 from inspector.tui.widgets.record_list import RecordList
+
+from . import Row, row
+from .filter_speed import make_exchange
 
 SMALL = 2_000
 SESSION = 1_000_000
@@ -59,6 +60,7 @@ PAGE_LIMIT_MS = 16.0
 # An exchange row starts with its number and its time.
 EXCHANGE_ROW = re.compile(r"^ *\d+ \d\d:\d\d:\d\d\.\d{3} ", re.MULTILINE)
 TMUX_DEADLINE_S = 600.0
+ROOT = Path(__file__).resolve().parents[2]  # where `-m tests.bench.scale` imports from
 REFUSALS = 20_000
 REFUSALS_LIMIT_KB = 100.0
 
@@ -239,8 +241,8 @@ def child(argv: list[str]) -> dict[str, float]:
 
 
 def in_child(*args: str) -> dict[str, float]:
-    command = [sys.executable, "-m", "bench.scale", "--child", *args]
-    result = subprocess.run(command, capture_output=True, text=True)
+    command = [sys.executable, "-m", "tests.bench.scale", "--child", *args]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} failed:\n{result.stderr[-4000:]}")
     figures: dict[str, float] = json.loads(result.stdout.splitlines()[-1])

@@ -4,8 +4,9 @@
 
 Builds the corpus harness from PicoClaw's source (as regenerate.py does, nothing fetched), then
 has PicoClaw's HookManager call BeforeTool N times on one process hook, in turns: the echo hook of
-bench/ mounted directly, and `hook-inspector relay` in front of a `hook-inspector serve --json`
-whose one hook is that echo hook. Prints each turn's medians and what the bridge added.
+tests/bench/ mounted directly, and `hook-inspector relay` in front of a
+`hook-inspector serve --json` whose one hook is that echo hook. Prints each turn's medians and
+what the bridge added.
 """
 
 import argparse
@@ -18,11 +19,11 @@ from typing import Any
 
 import go_tree
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]  # the checkout: generator, corpus, data, tests
 sys.path.insert(0, str(ROOT))
 from inspector.hosts.picoclaw.templates import template  # noqa: E402
 
-ECHO = [sys.executable, str(ROOT / "bench" / "echo_hook.py")]
+ECHO = [sys.executable, str(ROOT / "tests" / "bench" / "echo_hook.py")]
 CONSOLE = Path(sys.executable).parent / "hook-inspector"
 TURNS = 3
 

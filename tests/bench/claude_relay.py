@@ -27,8 +27,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench import Row, row
 from inspector.cli.install import relay_command
+
+from . import Row, row
 
 CONSOLE_SCRIPT = Path(sys.executable).parent / "hook-inspector"
 TARGET_ADDED_MS = 40.0

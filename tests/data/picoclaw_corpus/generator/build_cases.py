@@ -9,9 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-CASES_PATH = (
-    Path(__file__).resolve().parents[2] / "tests" / "data" / "picoclaw_corpus" / "cases.json"
-)
+CASES_PATH = Path(__file__).resolve().parents[1] / "cases.json"  # the data above this folder
 MIB = 1024 * 1024
 Case = dict[str, Any]
 Line = dict[str, Any]

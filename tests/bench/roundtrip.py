@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bench import Row, row
 from inspector.config.model import Defaults, HookSpec
 from inspector.hosts.picoclaw import templates
 from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_OK
+
+from . import Row, row
 
 ECHO_HOOK = Path(__file__).with_name("echo_hook.py")
 HOOK_COMMAND = (sys.executable, str(ECHO_HOOK))

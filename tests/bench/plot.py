@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from bench import Row
+from . import Row
 
 FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 COLOURS = {True: "#2e7d32", False: "#c62828", None: "#9e9e9e"}

@@ -1,7 +1,7 @@
 """What the journal keeps in memory per small exchange, beyond the exchange's payload.
 
 Measured with tracemalloc: the bytes Python allocated and still holds (after a full collection)
-once a Journal holds N realistic small exchanges (`bench.filter_speed.exchanges`: a before_tool
+once a Journal holds N realistic small exchanges (`filter_speed.exchanges`: a before_tool
 style request of about 400 B on the wire and a short answer). Then the four payload fields of
 every record are set to None and the collection repeated: what that frees is the payload,
 
@@ -24,11 +24,12 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import Row, row
-from bench.filter_speed import exchanges
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter, load_journal
 from inspector.journal.records import Exchange
+
+from . import Row, row
+from .filter_speed import exchanges
 
 TARGET_BYTES = 2048  # per exchange, beyond its payload
 

@@ -1,7 +1,7 @@
 """In-repo benchmarks. Every figure is a ratio against a baseline measured in the same run.
 
 A benchmark is a module of this package named in BENCHMARKS that exposes
-`run(quick: bool) -> list[Row]`; `python -m bench` runs them all and prints one table.
+`run(quick: bool) -> list[Row]`; `python -m tests.bench` runs them all and prints one table.
 """
 
 from __future__ import annotations
