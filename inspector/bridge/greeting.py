@@ -29,7 +29,7 @@ class Greeting:
     command: CommandGreeting | None = None  # a command hook's relay: one event, then it hangs up
     plugin: str | None = None  # an in-process plugin's bridge (the host it runs in): many calls
     hello: dict[str, Any] | None = None  # the agent's hook.hello request, when the relay saw it
-    pipes: bool = False  # the relay sent the agent's pipes with it
+    pipes: bool = False  # the relay sent the agent's stdin with it
 
 
 class Refused(Exception):

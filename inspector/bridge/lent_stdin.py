@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from inspector.protocol.framing import Line, LineSplitter
 from inspector.relay import wire
-from inspector.relay.lines import AgentLine, classify
+from inspector.relay.lines import classify
 
 _CHUNK = 1 << 18
 _ENDED = select.POLLIN | select.POLLHUP | select.POLLERR | select.POLLRDHUP
@@ -91,7 +91,8 @@ class LentStdin:
     def _feed(self, data: bytes) -> None:
         assert self._splitter is not None
         lines = self._splitter.feed(data)
-        calls = [(call.id_json, call.method) for call in map(_call, lines) if call.id_json]
+        read = (classify(line.data) for line in lines)
+        calls = [(call.id_json, call.method) for call in read if call.id_json]
         begun = self._begun(data)
         if begun is not None:
             calls.append(begun)
@@ -112,7 +113,3 @@ class LentStdin:
             return None  # the middle of a line already begun
         call = classify(data[cut + 1 :])
         return (call.id_json, call.method) if call.id_json else None
-
-
-def _call(line: Line) -> AgentLine:
-    return classify(line.data)

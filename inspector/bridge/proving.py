@@ -1,6 +1,6 @@
 """The inspector's side of the proof (relay/proof.py, wire.py): a relay with a token first sends
 a challenge; an inspector with the token answers it with its own nonce and proof, then reads the
-greeting, which must carry the relay's proof over both nonces. Descriptors (the agent's pipes)
+greeting, which must carry the relay's proof over both nonces. Descriptors (the agent's stdin)
 come with the greeting, so both lines are read from the socket itself."""
 
 from __future__ import annotations

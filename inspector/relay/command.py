@@ -169,10 +169,9 @@ def _prove(sock: socket.socket, lines: _Lines, token: str) -> str:
     nonce = proof.new_nonce()
     sock.sendall(proof.challenge(nonce))
     try:
-        theirs = proof.inspector_nonce(lines.next(WELCOME_LIMIT), token, nonce)
+        return proof.relay_proof(lines.next(WELCOME_LIMIT), token, nonce)
     except proof.ChallengeRefused as refusal:
         raise _Unanswered(f"refused this relay: {refusal.reason}") from None
-    return proof.proof(token, proof.RELAY, nonce, theirs)
 
 
 def _check_welcome(line: bytes) -> None:

@@ -36,7 +36,7 @@ class Endpoint:
 class Link:
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
-    took_pipes: bool = False  # the inspector took the agent's pipes offered with the greeting
+    took_pipes: bool = False  # the inspector took the agent's stdin offered with the greeting
 
 
 # The greeting for the relay's proof (None without a token), and the descriptors to send with
@@ -131,10 +131,9 @@ async def _prove(sock: socket.socket, token: str) -> str:
     except TimeoutError:
         raise Refused(f"no answer to its challenge within {WELCOME_TIMEOUT_S:g} s") from None
     try:
-        theirs = proof.inspector_nonce(reply, token, nonce)
+        return proof.relay_proof(reply, token, nonce)
     except proof.ChallengeRefused as refusal:
         raise Refused(refusal.reason) from None
-    return proof.proof(token, proof.RELAY, nonce, theirs)
 
 
 async def _reply(sock: socket.socket) -> bytes:

@@ -78,6 +78,12 @@ def answer(relay_nonce: str, inspector_nonce: str, token: str) -> bytes:
     return json.dumps(message).encode() + b"\n"
 
 
+def relay_proof(reply: bytes, token: str, relay_nonce: str) -> str:
+    """The relay's proof for its greeting, from the inspector's reply to its challenge, once that
+    reply proves the inspector knows the token (ChallengeRefused, Unproven: see inspector_nonce)."""
+    return proof(token, RELAY, relay_nonce, inspector_nonce(reply, token, relay_nonce))
+
+
 def inspector_nonce(reply: bytes, token: str, relay_nonce: str) -> str:
     """The inspector's nonce from its reply to our challenge, once the reply proves it knows
     the token. Raises ChallengeRefused for a refusal, Unproven for anything else."""

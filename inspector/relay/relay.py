@@ -65,7 +65,7 @@ class Relay:
         self._stdout: AgentOut
         self._stdin: AgentIn
         self._stdin_ended = asyncio.Event()
-        self._lendable = False  # stdin is a pipe the inspector can take
+        self._lendable = False  # stdin is a pipe or socket the inspector can take
         self._lending = False  # the inspector holds the agent's stdin: it says which calls it took
         self._offered: bytes | None = None  # input read past the last line, while offered
 
@@ -184,7 +184,7 @@ class Relay:
                 )
             else:
                 if link.took_pipes:
-                    self._read_on(await self._lend_pipes(link))
+                    self._read_on(await self._lend_stdin(link))
                 else:
                     self._adopt(link)
                     self._read_on()
@@ -209,7 +209,7 @@ class Relay:
         offered, self._offered = self._offered or b"", None
         self._stdin.start(offered + already_read)
 
-    async def _lend_pipes(self, link: Link) -> bytes:
+    async def _lend_stdin(self, link: Link) -> bytes:
         """The inspector took the agent's stdin: give it what was read of it, then write its
         answers and track the calls it took until it lets go, dies, or stops answering.
         Returns the input it gives back."""
@@ -240,7 +240,7 @@ class Relay:
                 why = "is gone (the calls it had taken were answered by the relay)"
             else:
                 await self._take_back(link, lending, alive_ms * wire.ALIVE_MISSES)
-                why = "let the agent's stdin go"
+                why = "stopped answering, and its connection has ended"
         finally:
             self._lending = False
             lending.close()

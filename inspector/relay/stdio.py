@@ -47,7 +47,7 @@ def watchable(fd: int) -> bool:
 
 def passable(fd: int) -> bool:
     """Whether the relay can hand `fd` to the inspector: a pipe or a socket, which the inspector
-    reads or writes as the relay would (a terminal stays with the relay and its user)."""
+    reads as the relay would (a terminal stays with the relay and its user)."""
     try:
         mode = os.fstat(fd).st_mode
     except OSError:

@@ -45,9 +45,10 @@ Additions (all optional for the inspector to use):
   closes.
 
 The agent's stdin, lent (an inspector or relay that does not do this copies lines as above).
-Over a Unix socket, a relay whose stdin is a pipe may send it with its greeting (SCM_RIGHTS, one
-descriptor), saying `"pipes": true`; it stops reading stdin before it greets. An inspector that
-takes it welcomes with `"pipes": true`, and touches it only once the relay confirms with one line,
+Over a Unix socket, a relay whose stdin is a pipe or a socket may send it with its greeting
+(SCM_RIGHTS, one descriptor), saying `"pipes": true`; it stops reading stdin before it greets.
+An inspector that takes it welcomes with `"pipes": true`, and touches it only once the relay
+confirms with one line,
 `{"lent": N, "alive_ms": A}`, followed by the N bytes of agent input it had read and not passed
 on (runtime events kept while offline, a line begun): a relay that gave up waiting for the
 welcome never confirms, and reads on itself. From the confirmation on, the inspector reads the
@@ -178,7 +179,7 @@ def welcome(ok: bool, error: str = "", *, pipes: bool = False) -> bytes:
 
 
 def takes_pipes(welcome_line: bytes) -> bool:
-    """Whether a welcome (one that refusal() accepted) takes the pipes offered with the greeting."""
+    """Whether a welcome (one that refusal() accepted) takes the stdin offered with the greeting."""
     return _field(welcome_line, PIPES_KEY) is True
 
 
