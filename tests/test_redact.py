@@ -138,6 +138,12 @@ def test_redact_text(text: str, expected: str) -> None:
     assert redact_text(expected) == expected  # redacting twice changes nothing more
 
 
+def test_keys_hidden_alike_under_a_secret_key_stay_apart() -> None:
+    tokens = {"ghp_" + "A" * 36: "x", "ghp_" + "B" * 36: "y"}
+    hidden = redact_value({"token": tokens})["token"]
+    assert len(hidden) == 2 and set(hidden.values()) == {REDACTED}
+
+
 def test_redact_returns_a_copy_and_keeps_clean_raw_lines_byte_for_byte() -> None:
     journal = session()
     exchange = journal.records[0]

@@ -27,6 +27,7 @@ from inspector.journal.secret_keys import is_secret_key
 from inspector.journal.secret_prose import prompts_for_secret
 from inspector.journal.secret_text import (
     REDACTED,
+    SCHEMA_TYPES,
     opens_private_key,
     private_key_end,
     redact_text,
@@ -35,7 +36,6 @@ from inspector.protocol.jsonrpc import go_json
 
 TEXT_FIELDS = frozenset({"raw_request", "raw_response", "line", "stderr"})  # JSON, or text
 HEADER_NAME_FIELDS = ("name", "key")  # {"name": "Authorization", "value": "Bearer ..."}
-SCHEMA_TYPES = frozenset({"string", "number", "integer", "object", "array", "boolean", "null"})
 
 
 def redact_session(records: Iterable[Record]) -> Iterator[Record]:
@@ -129,7 +129,10 @@ def _hidden(value: Any) -> Any:
     if isinstance(value, dict):
         if value.get("type") in SCHEMA_TYPES:
             return redact_value(value)
-        return {redact_text(key): _hidden(item) for key, item in value.items()}
+        hidden: dict[str, Any] = {}
+        for key, item in value.items():  # keys hidden alike stay apart, as in _redact_object
+            hidden[_unused(redact_text(key), hidden)] = _hidden(item)
+        return hidden
     if isinstance(value, list):
         return [_hidden(item) for item in value]
     return REDACTED if _hideable(value) else value

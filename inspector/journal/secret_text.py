@@ -54,8 +54,9 @@ _VALUE = (
 _PAIR = re.compile(rf"(?<![\w.]){_KEY}(?:\\?[\"'])?(?:\s*:\s*|=|\s+=\s*){_VALUE}")
 _FLAG = re.compile(rf"(?<![\w-])--?{_KEY}\s+(?!-){_VALUE}")  # --key value
 # An object that is a JSON schema of a secret field ({"type": "string", ...}): not a secret.
+SCHEMA_TYPES = frozenset({"string", "number", "integer", "object", "array", "boolean", "null"})
 _SCHEMA = re.compile(
-    r'^\{\s*\\?"type\\?"\s*:\s*\\?"(?:string|number|integer|object|array|boolean|null)\\?"'
+    r'^\{\s*\\?"type\\?"\s*:\s*\\?"(?:' + "|".join(sorted(SCHEMA_TYPES)) + r')\\?"'
 )
 _URL_PASSWORD = re.compile(r"(?<=://)(?P<user>[^/\s:@]*):[^/\s@]+(?=@)")
 _SCHEME_CREDENTIAL = re.compile(r"\b(?:Bearer|Basic)\s+(?P<value>[\w.~+/-]+=*)")
