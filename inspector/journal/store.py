@@ -59,6 +59,7 @@ class RecordStore(Sequence[Record]):
         self._columns: Columns | None = Columns()
         self._text_file: Path | None = None
         self._text_reader: IO[bytes] | None = None
+        self._text_size: int | None = None  # a saved session's text file's, once opened
         self.saved: SavedIndex | None = None  # a saved session's index, when opened through it
         self._columns_lock = threading.Lock()
         # A saved session's: each line read through its index is checked against its row, and
@@ -89,7 +90,7 @@ class RecordStore(Sequence[Record]):
         self._journal_size = saved.state["size"]
         if self._text_reader is not None:
             self._text_reader.close()
-        self._text_file, self._text_reader = saved.text_file, None
+        self._text_file, self._text_reader, self._text_size = saved.text_file, None, None
         self.saved, self._columns = saved, None  # read when first asked for
 
     def _read_journal_itself(self) -> None:
@@ -286,8 +287,8 @@ class RecordStore(Sequence[Record]):
         """A piece of the text file; of a saved session's, none past the file's end (its
         columns may say otherwise: not one of its writer's)."""
         reader = self._open_text()
-        if self.saved is not None:
-            length = max(0, min(length, os.fstat(reader.fileno()).st_size - start))
+        if self._text_size is not None:
+            length = max(0, min(length, self._text_size - start))
         return _piece(reader, start, length)
 
     def _text_places(self, block: list[int]) -> tuple[Sequence[int], Sequence[int]]:
@@ -326,8 +327,7 @@ class RecordStore(Sequence[Record]):
         span = _span([start + 1 for start in starts], sizes)
         if span is not None:
             first, length = span
-            before = min(first, 1)
-            data = _piece(reader, first - before, length + before)
+            data, before = _with_byte_before(reader, first, length)
             pieces = [(data, start - first + before) for start in starts]
         else:
             pieces = list(map(partial(_with_byte_before, reader), starts, sizes))
@@ -445,7 +445,11 @@ class RecordStore(Sequence[Record]):
         assert self._text_file is not None  # texts have offsets only when there is a text file
         if self._text_reader is None:
             saved = self.saved
-            self._text_reader = self._text_file.open("rb") if saved is None else saved.open_text()
+            if saved is None:
+                self._text_reader = self._text_file.open("rb")
+            else:  # complete: its size is read once
+                self._text_reader = saved.open_text()
+                self._text_size = os.fstat(self._text_reader.fileno()).st_size
         return self._text_reader
 
 

@@ -334,10 +334,7 @@ class InspectorApp(App[int]):
             journal.reopened(growth.opened.records)
             growing.close()
             self._follow_rereads()
-            for rows in self._record_lists():
-                rows.reread()
-            for panel in self.query(HooksPanel):
-                panel.reread()
+            self._views_reread()
         elif growth.error is not None:
             self._reading = "read in part: a bad line stopped the reading"
             self.notify(
@@ -361,6 +358,10 @@ class InspectorApp(App[int]):
         if generation == self._generation:
             return
         self._generation = generation
+        self._views_reread()
+
+    def _views_reread(self) -> None:
+        """Every list and the hooks panel choose what they show from the journal again."""
         for rows in self._record_lists():
             rows.reread()
         for panel in self.query(HooksPanel):

@@ -27,6 +27,7 @@ from textual.timer import Timer
 from inspector.filter.select import select
 from inspector.journal.journal import Journal
 from inspector.journal.records import Finding, Record
+from inspector.journal.store import RecordStore
 from inspector.safe_text import one_line
 from inspector.tui.widgets.styles import severity_style, worst_severity
 
@@ -348,8 +349,7 @@ class RecordList(ScrollView, can_focus=True):
         records = self.journal.records
         tailing = self._cursor == len(self._index) - 1
         at_end = self.scroll_offset.y >= self.max_scroll_y
-        cleared = bisect_left(records.seqs(), self._cleared_to + 1) if self._cleared_to else 0
-        first = max(self._looked_to, cleared)
+        first = max(self._looked_to, self._first_kept(records))
         positions = select(records, self.RECORD_TYPES, self._predicate, first)
         self._looked_to = len(records)
         if self._sort is None:
@@ -418,13 +418,16 @@ class RecordList(ScrollView, can_focus=True):
 
     # ---- index --------------------------------------------------------------------------------
 
+    def _first_kept(self, records: RecordStore) -> int:
+        """The position of the first record after those the user cleared from this list."""
+        return bisect_left(records.seqs(), self._cleared_to + 1) if self._cleared_to else 0
+
     def _rebuild(self) -> None:
         selected = self.highlighted_record
         self._pending.clear()  # the journal already holds every buffered record and update
         kinds, predicate = self.RECORD_TYPES, self._predicate
         records = self.journal.records
-        first = bisect_left(records.seqs(), self._cleared_to + 1) if self._cleared_to else 0
-        positions = select(records, kinds, predicate, first)
+        positions = select(records, kinds, predicate, self._first_kept(records))
         self._looked_to, self._generation = len(records), records.generation
         if self._sort is not None and len(positions) > SORT_LIMIT:
             self._sort = None
