@@ -184,6 +184,7 @@ class InspectorApp(App[int]):
         self._filter_predicate: Callable[[Record], bool] | None = None
         self._highlighting = False  # the filter marks matching rows instead of hiding the rest
         self._filter_timer: Timer | None = None
+        self._settling_filter: Callable[[Record], bool] | None = None  # applied once typing stops
         self._unsubscribe_journal: Callable[[], None] | None = None
         self._opening_timer: Timer | None = None
         self._reading = ""  # the status line's word on a saved journal still being read
@@ -506,19 +507,26 @@ class InspectorApp(App[int]):
             )
         except FilterError as error:
             self._filter_problem(event.input, f"{error.message} (column {error.position + 1})")
+            self._stop_filter_timer()  # the filter in effect stays, not a prefix typed on the way
             return
         self._filter_problem(event.input, "")
-        self._filter_predicate = predicate
         # Typing refilters once it pauses, not per key: each refilter walks the whole session.
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-        self._filter_timer = self.set_timer(FILTER_SETTLE_S, self._apply_filter, name="filter")
+        self._stop_filter_timer()
+        self._settling_filter = predicate
+        self._filter_timer = self.set_timer(FILTER_SETTLE_S, self._settle_filter, name="filter")
 
-    def _apply_filter(self) -> None:
-        """The filter hides what does not match, or in highlight mode marks what does."""
+    def _stop_filter_timer(self) -> None:
         if self._filter_timer is not None:
             self._filter_timer.stop()
             self._filter_timer = None
+
+    def _settle_filter(self) -> None:
+        self._stop_filter_timer()
+        self._filter_predicate = self._settling_filter
+        self._apply_filter()
+
+    def _apply_filter(self) -> None:
+        """The filter hides what does not match, or in highlight mode marks what does."""
         predicate = self._filter_predicate
         for records in self._record_lists():
             records.set_filter(None if self._highlighting else predicate)
@@ -539,7 +547,7 @@ class InspectorApp(App[int]):
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
         if self._filter_timer is not None:  # enter does not wait for typing to settle
-            self._apply_filter()
+            self._settle_filter()
         self.query_one(ExchangeList).focus()
 
     @on(Input.Submitted, "#intercept")
