@@ -24,7 +24,7 @@ from inspector.bridge.deadline import CallDeadline, ChainOutcome, answer_relayed
 from inspector.bridge.greeting import Greeting
 from inspector.bridge.lent_stdin import LentStdin
 from inspector.host_names import PICOCLAW
-from inspector.hosts.picoclaw.go_decode import GoDecodeError
+from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_ERROR,

@@ -6,11 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from inspector.hosts.picoclaw.go_decode import RawValue, field_for, fold
-from inspector.hosts.picoclaw.go_syntax import JsonObject
-from inspector.hosts.picoclaw.go_types import GoType, Map, Pointer, Slice, Struct, deep_equal
+from inspector.hosts.picoclaw.gojson.decode import RawValue, field_for, fold
+from inspector.hosts.picoclaw.gojson.schemas import (
+    ANSWERS,
+    LLM_RESPONSE,
+    REPLACEMENT_KEY,
+    TOOL_RESULT,
+)
+from inspector.hosts.picoclaw.gojson.syntax import JsonObject
+from inspector.hosts.picoclaw.gojson.types import GoType, Map, Pointer, Slice, Struct, deep_equal
 from inspector.hosts.picoclaw.outcome import DISCARDED, Decoded, RpcLine
-from inspector.hosts.picoclaw.schemas import ANSWERS, LLM_RESPONSE, REPLACEMENT_KEY, TOOL_RESULT
 from inspector.protocol import catalogue
 from inspector.protocol.finding import Finding, Severity
 from inspector.protocol.findings import finding

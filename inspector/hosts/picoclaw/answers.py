@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.hosts.picoclaw.decode import decode_answer, read_recorded, typed_params
-from inspector.hosts.picoclaw.go_decode import GoDecodeError
+from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
 from inspector.hosts.picoclaw.outcome import APPROVED, DENIED, SKIPPED, Decoded
 from inspector.journal.journal import Journal
 from inspector.journal.records import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from inspector.hosts.picoclaw.go_types import deep_equal
+from inspector.hosts.picoclaw.gojson.types import deep_equal
 
 
 def clone(stage: str, value: dict[str, Any]) -> dict[str, Any]:

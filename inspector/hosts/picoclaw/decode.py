@@ -9,9 +9,17 @@ from typing import Any
 
 from inspector.hosts.picoclaw.answer_findings import findings_for, mount_findings
 from inspector.hosts.picoclaw.clone import clone, guard_before_llm
-from inspector.hosts.picoclaw.go_decode import GoDecodeError, decode_node, unmarshal
-from inspector.hosts.picoclaw.go_syntax import GoSyntaxError
-from inspector.hosts.picoclaw.go_types import zero
+from inspector.hosts.picoclaw.gojson.decode import GoDecodeError, decode_node, unmarshal
+from inspector.hosts.picoclaw.gojson.fast_decode import NotPlain, decode_plain, read_plain
+from inspector.hosts.picoclaw.gojson.schemas import (
+    ANSWERS,
+    HELLO_RESULT,
+    PARAMS,
+    REPLACEMENT_KEY,
+    RPC_MESSAGE,
+)
+from inspector.hosts.picoclaw.gojson.syntax import GoSyntaxError
+from inspector.hosts.picoclaw.gojson.types import zero
 from inspector.hosts.picoclaw.outcome import (
     APPROVED,
     DENIED,
@@ -21,14 +29,6 @@ from inspector.hosts.picoclaw.outcome import (
     Decoded,
     LogEntry,
     RpcLine,
-)
-from inspector.hosts.picoclaw.plain_decode import NotPlain, decode_plain, read_plain
-from inspector.hosts.picoclaw.schemas import (
-    ANSWERS,
-    HELLO_RESULT,
-    PARAMS,
-    REPLACEMENT_KEY,
-    RPC_MESSAGE,
 )
 from inspector.protocol.finding import Finding
 from inspector.protocol.stages import CONTINUE, RESPOND

@@ -11,9 +11,9 @@ from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.manual import APPROVAL_CHAIN
 from inspector.hosts.picoclaw.answers import label_for, read_answer, settle, verdict_label
 from inspector.hosts.picoclaw.decode import typed_params
-from inspector.hosts.picoclaw.go_types import deep_equal, same_value
+from inspector.hosts.picoclaw.gojson.plain import ParamsWriter, plain_tool_result
+from inspector.hosts.picoclaw.gojson.types import deep_equal, same_value
 from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
-from inspector.hosts.picoclaw.plain import ParamsWriter, plain_tool_result
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Event, Finding
 from inspector.pipeline.after_answer import after_answer, catch_up

@@ -16,8 +16,8 @@ from inspector.config.model import Defaults, HookSpec
 from inspector.hooks.pipes import HookChild, start_child
 from inspector.hosts.picoclaw import line_findings
 from inspector.hosts.picoclaw.decode import hello_findings, read_message, remember_reading
-from inspector.hosts.picoclaw.go_decode import json_kind
-from inspector.hosts.picoclaw.go_syntax import go_text
+from inspector.hosts.picoclaw.gojson.decode import json_kind
+from inspector.hosts.picoclaw.gojson.syntax import go_text
 from inspector.hosts.picoclaw.outcome import RpcLine
 from inspector.hosts.picoclaw.templates import hello_params
 from inspector.journal.journal import Journal

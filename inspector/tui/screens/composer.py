@@ -18,7 +18,7 @@ from textual.widgets import Button, Footer, Label, Select, TextArea
 
 from inspector.hosts.picoclaw import templates
 from inspector.hosts.picoclaw.decode import typed_params
-from inspector.hosts.picoclaw.go_decode import GoDecodeError
+from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
 from inspector.protocol import stages
 from inspector.protocol.catalogue import METHODS
 from inspector.safe_text import json_dumps, one_line, shown

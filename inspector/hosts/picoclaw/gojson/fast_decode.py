@@ -1,6 +1,6 @@
 """The fast path of the Go-faithful decoder: a value that plain `json.loads` already read (or
 plain Python values, as a stage's params are) decoded into a Go type directly, for the common
-case where that gives exactly what go_decode gives. Anything that could differ (a key that only
+case where that gives exactly what decode gives. Anything that could differ (a key that only
 matches a field case-folded, an escaped lone surrogate, a number of the wrong kind or out of
 range, a wrong type anywhere, a time Go would refuse) raises NotPlain, and the caller takes the
 full path, which also writes Go's error."""
@@ -13,10 +13,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from inspector.hosts.picoclaw.go_decode import INT_RANGE, RawValue, field_for
-from inspector.hosts.picoclaw.go_syntax import Number
-from inspector.hosts.picoclaw.go_time import TimeError, parse_time
-from inspector.hosts.picoclaw.go_types import (
+from inspector.hosts.picoclaw.gojson.decode import INT_RANGE, RawValue, field_for
+from inspector.hosts.picoclaw.gojson.syntax import Number
+from inspector.hosts.picoclaw.gojson.time import TimeError, parse_time
+from inspector.hosts.picoclaw.gojson.types import (
     GoType,
     Interface,
     Map,
@@ -70,7 +70,7 @@ _PLAIN_JSON = json.JSONDecoder(
 
 
 def decode_plain(value: Any, go_type: GoType) -> Any:
-    """`value` (dict, list, str, int, float, bool, None, or a go_syntax Number for a float as
+    """`value` (dict, list, str, int, float, bool, None, or a syntax.Number for a float as
     spelled) decoded into a fresh zero `go_type`, sharing no container with `value`."""
     if value is None:
         return None if isinstance(go_type, _NIL_ABLE) else zero(go_type)

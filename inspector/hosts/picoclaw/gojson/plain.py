@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspector.hosts.picoclaw.go_encode import marshal
-from inspector.hosts.picoclaw.schemas import PARAMS, TOOL_RESULT
+from inspector.hosts.picoclaw.gojson.encode import marshal
+from inspector.hosts.picoclaw.gojson.schemas import PARAMS, TOOL_RESULT
 from inspector.protocol.jsonrpc import GoEncoded
 
 

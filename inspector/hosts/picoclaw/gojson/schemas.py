@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.hosts.picoclaw.go_types import (
+from inspector.hosts.picoclaw.gojson.types import (
     ANY,
     BOOL,
     INT,

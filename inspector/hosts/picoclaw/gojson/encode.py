@@ -7,9 +7,9 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from inspector.hosts.picoclaw.go_decode import RawValue
-from inspector.hosts.picoclaw.go_syntax import JsonObject, Number
-from inspector.hosts.picoclaw.go_types import (
+from inspector.hosts.picoclaw.gojson.decode import RawValue
+from inspector.hosts.picoclaw.gojson.syntax import JsonObject, Number
+from inspector.hosts.picoclaw.gojson.types import (
     GoTime,
     GoType,
     Interface,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from inspector.hosts.picoclaw.go_types import GoTime
+from inspector.hosts.picoclaw.gojson.types import GoTime
 
 RFC3339 = "2006-01-02T15:04:05Z07:00"
 _SHAPE = re.compile(

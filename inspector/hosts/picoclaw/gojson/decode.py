@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from inspector.hosts.picoclaw.go_syntax import JsonObject, Number, clean, node_from_plain, parse
-from inspector.hosts.picoclaw.go_time import TimeError, parse_time
-from inspector.hosts.picoclaw.go_types import (
+from inspector.hosts.picoclaw.gojson.syntax import JsonObject, Number, clean, node_from_plain, parse
+from inspector.hosts.picoclaw.gojson.time import TimeError, parse_time
+from inspector.hosts.picoclaw.gojson.types import (
     Field,
     GoType,
     Interface,
@@ -45,7 +45,7 @@ def unmarshal(data: bytes, go_type: GoType) -> Any:
 
 
 def decode_node(node: Any, go_type: GoType) -> Any:
-    """An already parsed JSON value (see go_syntax.parse) decoded into a fresh zero `go_type`."""
+    """An already parsed JSON value (see syntax.parse) decoded into a fresh zero `go_type`."""
     decoder = _Decoder(go_type)
     try:
         value = decoder.value(go_type, node, zero(go_type), ())
@@ -194,7 +194,7 @@ def _type_error(what: str, type_name: str, root: str, path: Path) -> str:
 
 class RawValue:
     """A json.RawMessage member: the value kept unparsed for a later typed decode. `plain` is
-    the value as plain json.loads read it, when the fast path read the line (see plain_decode);
+    the value as plain json.loads read it, when the fast path read the line (see fast_decode);
     `node` is then built from it on first use."""
 
     __slots__ = ("_node", "plain")
