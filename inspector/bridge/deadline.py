@@ -15,7 +15,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from inspector.bridge.kinder import kinder_findings
+from inspector.bridge.kinder_than_picoclaw import kinder_findings
 from inspector.hosts.picoclaw.answers import DENIED
 from inspector.hosts.picoclaw.pipeline import Pipeline
 from inspector.hosts.picoclaw.process import ProcessHook

@@ -4,7 +4,7 @@ Whoever can connect can answer the agent's approvals, so the socket lives in a f
 owner can enter (0700) and is itself 0600, both set explicitly; TCP refuses any relay that does
 not prove it knows the token (proving.py), and binds to loopback unless told otherwise. A
 connection must greet within GREETING_TIMEOUT_S, and at most MAX_UNGREETED are waiting for their
-greeting at once (see doorway.py)."""
+greeting at once (see accept_loop.py)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspector.bridge.accept_loop import BACKLOG, AcceptLoop, bind_tcp
 from inspector.bridge.command_session import CommandSession
-from inspector.bridge.doorway import BACKLOG, Doorway, bind_tcp
-from inspector.bridge.first_line import Allowance, FirstLine, TooLong, read_first_line
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
+from inspector.bridge.greeting_line import Allowance, FirstLine, TooLong, read_first_line
 from inspector.bridge.plugin_session import PluginSession
 from inspector.bridge.proving import greeting_line
 from inspector.bridge.refusals import REFUSED, RefusalLog
@@ -145,7 +145,7 @@ class Listener:
         self.command_sessions: set[CommandSession] = set()  # one event each, labels shared
         self.plugin_sessions: dict[str, PluginSession] = {}  # an OpenClaw Gateway's plugin each
         self.address = ""
-        self._doorway: Doorway | None = None
+        self._accept_loop: AcceptLoop | None = None
         self._inode: int | None = None
         self._connections: set[asyncio.StreamWriter] = set()
         self._greeting: set[socket.socket] = set()  # connected, their greeting not read yet
@@ -167,10 +167,10 @@ class Listener:
                 self.address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         except OSError as exc:
             raise ListenError(f"cannot listen on {self.socket_path or self.tcp}: {exc}") from exc
-        self._doorway = Doorway(
+        self._accept_loop = AcceptLoop(
             sockets, self._connected, room=MAX_UNGREETED, on_trouble=self._cannot_accept
         )
-        self._doorway.start()
+        self._accept_loop.start()
         os.environ[INSIDE_INSPECTOR] = self.address  # inherited by every hook started from now
 
     def time_left(self, seq: int) -> float | None:
@@ -190,8 +190,8 @@ class Listener:
         for conn in self._greeting:  # wakes its wait for a greeting with an end of file
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
-        if self._doorway is not None:
-            await self._doorway.close()
+        if self._accept_loop is not None:
+            await self._accept_loop.close()
         await asyncio.gather(*(session.close() for session in self._all_sessions()))
         for writer in self._connections:  # still greeting
             writer.close()
@@ -246,7 +246,7 @@ class Listener:
         self.engine.journal.append(Lifecycle(hook=DEFAULT_NAME, state=REFUSED, detail=detail))
 
     async def _accept(self, conn: socket.socket) -> None:
-        assert self._doorway is not None
+        assert self._accept_loop is not None
         self._greeting.add(conn)
         first = FirstLine(b"")
         try:
@@ -257,7 +257,7 @@ class Listener:
         except OSError:
             first.close_fds()
             conn.close()
-            self._doorway.leave()
+            self._accept_loop.leave()
             return
         finally:
             self._greeting.discard(conn)
@@ -267,7 +267,7 @@ class Listener:
             try:
                 greeting = self._greet(first.line, problem, writer, peer, proof)
             finally:
-                self._doorway.leave()
+                self._accept_loop.leave()
             lent_stdin = _lent_stdin(greeting, first) if greeting is not None else None
             first.close_fds()  # those not taken
             if greeting is None:

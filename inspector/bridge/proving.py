@@ -11,8 +11,8 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from inspector.bridge.first_line import FirstLine
 from inspector.bridge.greeting import wrong_version
+from inspector.bridge.greeting_line import FirstLine
 from inspector.relay import proof
 from inspector.relay.wire import GREETING_KEY
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from inspector.config.model import CommandHookSpec
-from inspector.hooks.command import CommandRun, run_command
+from inspector.hooks.run_command import CommandRun, run_command
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_ERROR,

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.hooks.command import CommandRun
 from inspector.hooks.command_hook import CommandHook
+from inspector.hooks.run_command import CommandRun
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,

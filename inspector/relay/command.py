@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable, Mapping
 
 from inspector.relay import command_wire, proof
+from inspector.relay.slotted_value import Value
 from inspector.relay.trust import Untrusted, check_listener, check_socket_file
-from inspector.relay.value import Value
 from inspector.relay.wire import answer_by_ms, read_token, refusal
 
 CONNECT_TIMEOUT_S = 1.0

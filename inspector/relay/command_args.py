@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from inspector.relay.command_wire import DEFAULT_TIMEOUT_MS
-from inspector.relay.value import Value
+from inspector.relay.slotted_value import Value
 from inspector.relay.wire import answer_by_ms
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at every start

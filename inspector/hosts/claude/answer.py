@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from inspector.hooks.command import CommandRun
 from inspector.hooks.command_hook import parse_stdout
+from inspector.hooks.run_command import CommandRun
 from inspector.hosts.claude.events import (
     DECISION_BLOCK_EVENTS,
     EXIT_2_REACHES_CLAUDE,

@@ -26,7 +26,7 @@ JSONObject = dict[str, Any]
 
 
 class Run(Protocol):
-    """What a command run left behind (hooks.command.CommandRun has this shape)."""
+    """What a command run left behind (hooks.run_command.CommandRun has this shape)."""
 
     @property
     def stdout(self) -> str: ...

@@ -20,8 +20,8 @@ from typing import Any, NamedTuple
 
 from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec
-from inspector.hooks.command import CommandRun
 from inspector.hooks.command_hook import CommandHook
+from inspector.hooks.run_command import CommandRun
 from inspector.hosts.jcli.chain_result import ChainResult, HookRun
 from inspector.hosts.jcli.events import CONTEXT_FIELDS, LEVELS, filter_never_matches
 from inspector.hosts.jcli.result import KEPT_ON_HALT, ResultRead, halt, merge, read_result

@@ -1,6 +1,7 @@
-"""A connection's first line, read from the socket itself: descriptors a relay sends with its
-greeting (the agent's stdin, see wire.py) arrive only with a recvmsg; a stream's transport would
-read the bytes and let the kernel close the descriptors.
+"""A connection's first line, its greeting (greeting.py reads what it says), taken off the
+socket itself: descriptors a relay sends with its greeting (the agent's stdin, see wire.py) arrive
+only with a recvmsg; a stream's transport would read the bytes and let the kernel close the
+descriptors.
 
 Descriptors cost the inspector what a hook needs to be started again, so they are bounded: at
 most MAX_FDS per connection and `Allowance.limit` held at once across every greeting being read.

@@ -19,7 +19,7 @@ RETRY_START_S = 0.05
 RETRY_MAX_S = 1.0
 
 
-class Doorway:
+class AcceptLoop:
     """Accepts on each of `sockets` (listening, ours to close) and hands every connection to
     `on_connection`, which must call `leave()` once that connection is past its greeting."""
 
