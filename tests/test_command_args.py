@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cli.install import relay_command
+from inspector.hosts.install_relay import relay_command
 from inspector.relay.command_args import CommandArgs, _with_argparse, parse
 
 

@@ -11,8 +11,8 @@ import pytest
 from test_install import USERS_SETTINGS
 from test_install_openclaw import USERS_CONFIG
 
-from inspector.cli.install_openclaw import PLUGIN_ID
 from inspector.cli.main import main
+from inspector.hosts.openclaw.install import PLUGIN_ID
 
 BACKUP = ".hook-inspector.bak"
 CHANGED = "changed the file it points to"

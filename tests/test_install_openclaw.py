@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cli.install_openclaw import PLUGIN_FOLDER, PLUGIN_ID
 from inspector.cli.main import main
 from inspector.config.openclaw_plugin import read_plugin
 from inspector.hosts.openclaw.hook_names import HOOK_NAMES
 from inspector.hosts.openclaw.host_mode import DECISION_HOOKS
+from inspector.hosts.openclaw.install import PLUGIN_FOLDER, PLUGIN_ID
 
 # A config as people keep it: CRLF, odd spacing, their own plugins and an allow list.
 USERS_CONFIG = (

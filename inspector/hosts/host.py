@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
+from inspector.hosts.installer import Installer, NoInstaller
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange
 from inspector.pipeline.gate import Gate
@@ -91,6 +92,11 @@ class Host(Protocol):
     runs_commands: bool  # its hooks are one process per call, run by a CommandChain
     events: tuple[str, ...]  # every method or event name its hooks can be called with
     counts_skips: bool  # it keeps per-hook counts of skipped runs and their total time
+
+    @property
+    def installer(self) -> Installer | NoInstaller:
+        """What `install` and `uninstall` do for it."""
+        ...
 
     def recognises(self, path: Path) -> bool:
         """Whether `path` (absolute) is one of this host's config files or project folders."""

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from inspector.cli.install import relay_command
+from inspector.hosts.install_relay import relay_command
 
 from . import Row, row
 

@@ -27,10 +27,10 @@ from fake_anthropic import FakeAnthropic, Reply, bash
 from recorded_hooks import write_settings
 
 from inspector.bridge.listener import ListenOptions, listen_for_relays
-from inspector.cli.install import relay_command
 from inspector.config.model import Config
 from inspector.engine import Engine
 from inspector.hooks.approvals import Verdict
+from inspector.hosts.install_relay import relay_command
 from inspector.journal.records import Exchange
 
 HOOK_INSPECTOR = Path(sys.executable).parent / "hook-inspector"

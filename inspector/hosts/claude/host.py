@@ -11,6 +11,7 @@ from inspector.host_names import CLAUDE, LABELS
 from inspector.hosts.claude.config import CLAUDE_DIR, read_claude
 from inspector.hosts.claude.events import EVENTS
 from inspector.hosts.claude.hooks import ClaudeHooks
+from inspector.hosts.claude.install import INSTALLER
 from inspector.hosts.claude.outcome import EventOutcome
 from inspector.hosts.claude.relay_answer import claude_output
 from inspector.hosts.host import CommandChain, HookOutput, Relayed
@@ -23,6 +24,7 @@ class ClaudeHost:
     label = LABELS[CLAUDE]
     runs_commands = True
     counts_skips = False
+    installer = INSTALLER
     events: tuple[str, ...] = EVENTS
 
     def recognises(self, path: Path) -> bool:

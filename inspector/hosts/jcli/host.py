@@ -12,6 +12,7 @@ from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
 from inspector.hosts.jcli.chain import JcliChain
 from inspector.hosts.jcli.config import HOOK_FILES, LEGACY_FILE, PROJECT_DIR, read_jcli
 from inspector.hosts.jcli.events import EVENTS
+from inspector.hosts.jcli.install import INSTALLER
 from inspector.hosts.jcli.relay_answer import jcli_output
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
@@ -24,6 +25,7 @@ class JcliHost:
     label = LABELS[JCLI]
     runs_commands = True
     counts_skips = True  # j-cli's HookMetrics
+    installer = INSTALLER
     events: tuple[str, ...] = EVENTS
 
     def recognises(self, path: Path) -> bool:

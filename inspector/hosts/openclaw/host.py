@@ -10,6 +10,7 @@ from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, OPENCLAW
 from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
 from inspector.hosts.openclaw.hook_names import HOOK_NAMES
+from inspector.hosts.openclaw.install import INSTALLER
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
 
@@ -19,6 +20,7 @@ class OpenClawHost:
     label = LABELS[OPENCLAW]
     runs_commands = False
     counts_skips = False
+    installer = INSTALLER
     events: tuple[str, ...] = HOOK_NAMES
 
     def recognises(self, path: Path) -> bool:

@@ -12,6 +12,7 @@ from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, PICOCLAW
 from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
 from inspector.hosts.picoclaw.config import read_picoclaw
+from inspector.hosts.picoclaw.install import NOT_INSTALLED
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
 from inspector.protocol.catalogue import METHODS
@@ -23,6 +24,7 @@ class PicoClawHost:
     label = LABELS[PICOCLAW]
     runs_commands = False
     counts_skips = False
+    installer = NOT_INSTALLED  # its config names the relay as a process hook
     # a decision names its stage bare (before_tool), an exchange its method (hook.before_tool)
     events: tuple[str, ...] = (*METHODS, *STAGES)
 

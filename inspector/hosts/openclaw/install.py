@@ -18,19 +18,20 @@ import os
 from pathlib import Path
 from typing import Any
 
-from inspector.cli.install_files import (
-    Backup,
-    json_object,
-    through_link,
-    write_atomically,
-    write_through,
-    written_through,
-)
 from inspector.config.document import Document
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe
 from inspector.config.files import read_config_text
 from inspector.config.parse import parse_json
+from inspector.hosts.install_files import (
+    Backup,
+    json_object,
+    json_text,
+    through_link,
+    write_back,
+    write_through,
+)
+from inspector.hosts.installer import Options, Place
 from inspector.hosts.openclaw import BRIDGE_PLUGIN_FOLDER
 
 JSONObject = dict[str, Any]
@@ -39,6 +40,40 @@ PLUGIN_ID = "hook-inspector"
 PLUGIN_FOLDER = BRIDGE_PLUGIN_FOLDER
 STATE_DIR, CONFIG_NAME = ".openclaw", "openclaw.json"
 NO_INSPECTOR = ("continue", "block", "approval")
+TIMEOUT_S = 60  # how long the Gateway gives the bridge's deciding hooks, by default
+
+
+class OpenClawInstaller:
+    no_inspector: tuple[str, ...] = NO_INSPECTOR
+
+    def install(self, place: Place, options: Options) -> str:
+        entry = _entry(place, options)
+        return install(config_file(place.config), entry)
+
+    def snippet(self, place: Place, options: Options) -> str:
+        return snippet(_entry(place, options))
+
+    def uninstall(self, place: Place) -> str:
+        return uninstall(_config_file(place))
+
+
+def _entry(place: Place, options: Options) -> JSONObject:
+    """The plugin's entry `options` ask for."""
+    _config_file(place)
+    for flag, given in (("--events", options.events), ("--matcher", options.matcher)):
+        if given is not None:
+            raise ConfigError(flag, "OpenClaw's bridge plugin follows every hook; leave it out")
+    timeout_s = options.timeout_s or TIMEOUT_S
+    if not 0 < timeout_s <= 600:
+        raise ConfigError("--timeout", f"OpenClaw allows 1 to 600 seconds, got {timeout_s}")
+    no_inspector = options.no_inspector or NO_INSPECTOR[0]
+    return plugin_entry(options.socket, no_inspector, timeout_s * 1000)
+
+
+def _config_file(place: Place) -> Path:
+    if place.project is not None or place.user:
+        raise ConfigError("--project", "OpenClaw has one openclaw.json: name it with --config")
+    return config_file(place.config)
 
 
 def config_file(given: Path | None) -> Path:
@@ -82,7 +117,7 @@ def install(file: Path, entry: JSONObject) -> str:
         allow.append(PLUGIN_ID)
     _object(doc, plugins, ("plugins", "entries"))[PLUGIN_ID] = entry
     saved = Backup(file).keep() if keep_as_it_was else None  # beside the path named, a link or not
-    target = write_through(file, _text(settings))
+    target = write_through(file, json_text(settings))
     where = f" (the file as it was: {saved})" if saved else ""
     link = through_link(file, target)
     return f"the bridge plugin is in {file}{where}{link}; restart the Gateway to load it"
@@ -97,20 +132,7 @@ def uninstall(file: Path) -> str:
     before = json_object(backup.content())
     if not _take_out(settings, before):
         return f"the bridge plugin is not in {file}: nothing taken out"
-    original = backup.content()
-    target = written_through(file)
-    if original is not None and settings == before:
-        write_atomically(target, original)
-        backup.discard()
-        as_it_was = "it is as it was before install"
-        return f"took the bridge plugin out of {file}: {as_it_was}{through_link(file, target)}"
-    if original is None and not settings:
-        os.unlink(target)
-        made = f"which install had made: removed it{through_link(file, target, 'removed')}"
-        return f"took the bridge plugin out of {file}, {made}"
-    write_atomically(target, _text(settings))
-    backup.discard()
-    return f"took the bridge plugin out of {file}{through_link(file, target)}"
+    return write_back(file, settings, backup, "the bridge plugin", "the bridge plugin")
 
 
 def _take_out(settings: JSONObject, before: JSONObject) -> bool:
@@ -187,5 +209,4 @@ def _list(doc: Document | None, parent: JSONObject, path: tuple[str, ...]) -> li
     return value
 
 
-def _text(settings: JSONObject) -> str:
-    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+INSTALLER = OpenClawInstaller()

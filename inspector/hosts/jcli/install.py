@@ -9,15 +9,35 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from inspector.cli.install_files import write_atomically
 from inspector.config.errors import ConfigError
 from inspector.config.files import read_config_text
+from inspector.host_names import JCLI
+from inspector.hosts.install_files import write_atomically
+from inspector.hosts.install_relay import project_or_user, relay_hook
+from inspector.hosts.installer import Options, Place
 from inspector.hosts.jcli.events import EVENTS
 
 FOLDER_NAME = "hook-inspector"
 HOOK_FILE = "HOOK.yaml"
 MARK = "# Written by `hook-inspector install jcli`;"
 DEFAULT_EVENTS = EVENTS
+
+
+class JcliInstaller:
+    no_inspector: tuple[str, ...] = ()
+
+    def install(self, place: Place, options: Options) -> str:
+        hook = relay_hook(JCLI, place, options, EVENTS, DEFAULT_EVENTS)
+        return install(
+            hook_folder(place.project, place.user), hook.command, hook.events, hook.timeout_s
+        )
+
+    def snippet(self, place: Place, options: Options) -> None:
+        return None
+
+    def uninstall(self, place: Place) -> str:
+        project_or_user(JCLI, place)
+        return uninstall(hook_folder(place.project, place.user))
 
 
 def hook_folder(project: Path | None, user: bool) -> Path:
@@ -59,3 +79,6 @@ def uninstall(folder: Path) -> str:
 
 def _ours(hook_file: Path) -> bool:
     return hook_file.is_file() and read_config_text(hook_file).startswith(MARK)
+
+
+INSTALLER = JcliInstaller()

@@ -10,24 +10,25 @@ A file that did not exist is removed again."""
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
-from inspector.cli.install_files import (
-    Backup,
-    json_object,
-    through_link,
-    write_atomically,
-    write_through,
-    written_through,
-)
 from inspector.config.document import Document, KeyPath
 from inspector.config.fields import describe
 from inspector.config.files import read_config_text
 from inspector.config.parse import parse_json
-from inspector.hosts.claude.events import TOOL_EVENTS
+from inspector.host_names import CLAUDE
+from inspector.hosts.claude.events import EVENTS, TOOL_EVENTS
+from inspector.hosts.install_files import (
+    Backup,
+    json_object,
+    json_text,
+    through_link,
+    write_back,
+    write_through,
+)
+from inspector.hosts.install_relay import project_or_user, relay_hook
+from inspector.hosts.installer import Options, Place
 
 JSONObject = dict[str, Any]
 
@@ -45,6 +46,22 @@ DEFAULT_EVENTS = (
     "SubagentStop",
     "SessionEnd",
 )
+
+
+class ClaudeInstaller:
+    no_inspector: tuple[str, ...] = ()
+
+    def install(self, place: Place, options: Options) -> str:
+        hook = relay_hook(CLAUDE, place, options, EVENTS, DEFAULT_EVENTS)
+        file = settings_file(place.project, place.user)
+        return install(file, hook.command, hook.events, options.matcher, hook.timeout_s)
+
+    def snippet(self, place: Place, options: Options) -> None:
+        return None
+
+    def uninstall(self, place: Place) -> str:
+        project_or_user(CLAUDE, place)
+        return uninstall(settings_file(place.project, place.user))
 
 
 def settings_file(project: Path | None, user: bool) -> Path:
@@ -75,7 +92,7 @@ def install(
         groups.append(group)
     backup = Backup(file)  # beside the path the user named, a link or not
     saved = backup.keep() if doc is not None else None
-    target = write_through(file, _text(settings))
+    target = write_through(file, json_text(settings))
     where = f" (the file as it was: {saved})" if saved else ""
     return f"the relay runs on {', '.join(events)} in {file}{where}{through_link(file, target)}"
 
@@ -91,21 +108,9 @@ def uninstall(file: Path) -> str:
     removed = _remove_relay(hooks, keep=_hooks_in(before)) if hooks is not None else 0
     if not removed:
         return f"the relay is not in {file}: nothing taken out"
-    target = written_through(file)
     if hooks is not None and not hooks and "hooks" not in json_object(before):
         del settings["hooks"]
-    if before is not None and settings == json_object(before):
-        write_atomically(target, before)
-        backup.discard()
-        as_it_was = "it is as it was before install"
-        return f"took the relay out of {file}: {as_it_was}{through_link(file, target)}"
-    if before is None and not settings:
-        os.unlink(target)
-        made = f"which install had made: removed it{through_link(file, target, 'removed')}"
-        return f"took the relay out of {file}, {made}"
-    write_atomically(target, _text(settings))
-    backup.discard()
-    return f"took {removed} relay handler(s) out of {file}{through_link(file, target)}"
+    return write_back(file, settings, backup, "the relay", f"{removed} relay handler(s)")
 
 
 def _read(file: Path) -> tuple[Document | None, JSONObject]:
@@ -164,5 +169,4 @@ def _hooks_in(data: bytes | None) -> JSONObject:
     return hooks if isinstance(hooks, dict) else {}
 
 
-def _text(settings: JSONObject) -> str:
-    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+INSTALLER = ClaudeInstaller()

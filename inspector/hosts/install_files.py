@@ -1,5 +1,6 @@
-"""Files `install` changes: written whole or not at all, through a symbolic link rather than over
-it (a dotfiles repository's settings stay linked), and backed up before the first change."""
+"""Files a host's `install` changes: written whole or not at all, through a symbolic link rather
+than over it (a dotfiles repository's settings stay linked), backed up before the first change,
+and given back by `uninstall` byte for byte when what is left is what the backup holds."""
 
 from __future__ import annotations
 
@@ -43,6 +44,33 @@ def json_object(data: bytes | None) -> dict[str, Any]:
     except (ValueError, RecursionError):
         value = {}
     return value if isinstance(value, dict) else {}
+
+
+def json_text(settings: dict[str, Any]) -> str:
+    """A JSON settings file as install writes it."""
+    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_back(file: Path, settings: dict[str, Any], backup: Backup, ours: str, taken: str) -> str:
+    """Write what is left of `file`, `settings`, once uninstall took out what install put in
+    (`ours`, such as "the relay"; `taken` says how much, when the file keeps other changes):
+    the backup's own bytes when they hold the same settings, so the file is as it was byte for
+    byte; no file when install made it and nothing is left; else the settings. Returns what
+    was done, for the user."""
+    before = backup.content()
+    target = written_through(file)
+    if before is not None and settings == json_object(before):
+        write_atomically(target, before)
+        backup.discard()
+        as_it_was = "it is as it was before install"
+        return f"took {ours} out of {file}: {as_it_was}{through_link(file, target)}"
+    if before is None and not settings:
+        os.unlink(target)
+        made = f"which install had made: removed it{through_link(file, target, 'removed')}"
+        return f"took {ours} out of {file}, {made}"
+    write_atomically(target, json_text(settings))
+    backup.discard()
+    return f"took {taken} out of {file}{through_link(file, target)}"
 
 
 def written_through(file: Path) -> Path:
