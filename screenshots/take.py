@@ -7,7 +7,7 @@ for. Most run the bundled demo and wait until its scenario has finished (or, for
 until the prompt is open; for the held request, until the intercept holds the first tool call).
 Two show the other hosts: a PreToolUse recorded from the real Claude Code CLI, handed to the app's
 listener by a real `hook-inspector relay --host claude` process, with the approval prompt it
-opened; the OpenClaw example plugin (inspector/examples/openclaw/tool-guard, run by node) after
+opened; the OpenClaw example plugin (inspector/examples/openclaw, run by node) after
 its scenario, filtered to its before_tool_call chain; and a live OpenClaw turn handed to the app
 by hook-inspector's own bridge plugin (in a Node process, called as the Gateway calls it), with
 the example's requireApproval open in the prompt. PNGs come from
@@ -36,7 +36,7 @@ from textual.widgets import Input, TextArea
 
 from inspector.bridge.listener import ListenOptions
 from inspector.config.openclaw_plugin import read_plugin
-from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO, EXAMPLES
+from inspector.demo import DEMO_CONFIG, DEMO_FOLDER, DEMO_SCENARIO, EXAMPLES
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
 from inspector.hosts.openclaw import BRIDGE_PLUGIN_FOLDER
@@ -126,7 +126,7 @@ def demo_with_me_session(folder: Path) -> Session:
     """The demo plus a person (`me`) in the approval chain after review_gate."""
     hooks = yaml.safe_load(DEMO_CONFIG.read_text(encoding="utf-8"))["hooks"]
     for spec in hooks.values():
-        spec["dir"] = str(EXAMPLES)
+        spec["dir"] = str(DEMO_FOLDER)
     hooks["me"] = {"kind": "manual", "priority": 40}
     path = folder / "demo-with-me.yaml"
     path.write_text(yaml.safe_dump({"hooks": hooks}), encoding="utf-8")
@@ -215,12 +215,12 @@ def has_relayed_row(app: InspectorApp, relay: str = "claude") -> bool:
     return any(getattr(row, "source", "") == f"relay:{relay}" for row in exchanges.rows)
 
 
-OPENCLAW_PLUGIN = EXAMPLES / "openclaw" / "tool-guard"
+OPENCLAW_PLUGIN = EXAMPLES / "openclaw"
 CHAIN = "method:before_tool_call"
 
 
 def openclaw_session() -> Session:
-    """As `hook-inspector inspector/examples/openclaw/tool-guard` opens it, scenario played."""
+    """As `hook-inspector inspector/examples/openclaw` opens it, scenario played."""
     plugin = OPENCLAW_PLUGIN.relative_to(ROOT)  # the status line shows it as typed
     engine = Engine(load_config(OPENCLAW_PLUGIN))
     return Session(engine, scenario=OPENCLAW_PLUGIN / "scenario.yaml", config_path=plugin)

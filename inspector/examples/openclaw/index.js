@@ -1,4 +1,4 @@
-// An OpenClaw plugin to try hook-inspector's host mode on: `hook-inspector path/to/tool-guard`.
+// An OpenClaw plugin to try hook-inspector's host mode on: `hook-inspector inspector/examples/openclaw` (or a copy of this folder).
 const SECRET_KEY = /token|secret|password|api_?key/i;
 
 function redacted(params) {
