@@ -6,7 +6,10 @@ import json
 import sys
 import unicodedata
 
-from hostile_text import (
+from rich.console import Console
+
+from inspector.safe_text import json_dumps, one_line, printable, shown
+from tests.support.hostile_text import (
     BIDI_AND_INVISIBLE,
     C0,
     C1,
@@ -15,9 +18,6 @@ from hostile_text import (
     UNSAFE_CATEGORIES,
     raw_characters,
 )
-from rich.console import Console
-
-from inspector.safe_text import json_dumps, one_line, printable, shown
 
 EVERY_UNSAFE = [
     chr(code)

@@ -21,8 +21,6 @@ from typing import Any
 import pytest
 from claude_cli import ClaudeCli, ClaudeRun
 from claude_fixtures import claude_cli, project  # noqa: F401 (fixtures used by name)
-from claude_support import decision, reply, script, spec
-from conftest import wait_for
 from fake_anthropic import FakeAnthropic, Reply, bash
 from recorded_hooks import write_settings
 
@@ -32,6 +30,8 @@ from inspector.engine import Engine
 from inspector.hooks.approvals import Verdict
 from inspector.hosts.install_relay import relay_command
 from inspector.journal.records import Exchange
+from tests.support.claude import decision, reply, script, spec
+from tests.support.waiting import wait_for
 
 HOOK_INSPECTOR = Path(sys.executable).parent / "hook-inspector"
 START_TIMEOUT_S = 60.0  # a loaded 2-core machine starts serve in well under this

@@ -20,10 +20,8 @@ from pathlib import Path
 
 import openclaw_cli
 import pytest
-from conftest import wait_for
 from fake_openai import FINAL_PREFIX, FakeOpenAI
 from openclaw_fixtures import openclaw, unavailable  # noqa: F401 (fixtures used by name)
-from tui_support import make_app, opened, running
 
 from inspector.bridge.listener import Listener, ListenOptions
 from inspector.cli.main import main
@@ -32,6 +30,8 @@ from inspector.hosts.load import load_config
 from inspector.journal.records import Decision, Event, Exchange
 from inspector.tui.app import Session
 from inspector.tui.screens.approval import ApprovalScreen
+from tests.support.tui import make_app, opened, running
+from tests.support.waiting import wait_for
 
 GUARD = Path(__file__).parent / "openclaw_plugins" / "guard"
 GUARD_REASON = "the guard in hook-inspector blocked this"

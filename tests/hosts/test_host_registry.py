@@ -1,0 +1,41 @@
+"""The registry hands each config to its own host, whatever the order hosts are tried in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.host_names import CLAUDE, JCLI, OPENCLAW, PICOCLAW
+from inspector.hosts.registry import HOSTS, host_named, host_of_path
+from tests.support.paths import PACKAGE
+
+
+@pytest.mark.parametrize(
+    ("where", "host"),
+    [
+        ("hosts/jcli/example", JCLI),
+        ("hosts/jcli/example/.jcli", JCLI),
+        ("hosts/jcli/example/.jcli/hooks/guard_dangerous/HOOK.yaml", JCLI),
+        ("hosts/claude/example", CLAUDE),
+        ("hosts/claude/example/.claude/settings.json", CLAUDE),
+        ("examples/demo.yaml", None),  # native YAML: read by the loader, for any host
+    ],
+)
+def test_each_example_is_read_by_its_own_host(where: str, host: str | None) -> None:
+    found = host_of_path(PACKAGE / where)
+    assert (found.name if found else None) == host
+
+
+def test_a_picoclaw_config_json_is_picoclaw_s(tmp_path: Path) -> None:
+    config = tmp_path / "config.json"
+    config.write_text('{"hooks": {}}')
+    found = host_of_path(config)
+    assert found is not None and found.name == PICOCLAW
+
+
+def test_hosts_have_one_name_each_and_an_unknown_name_is_picoclaw() -> None:
+    names = [host.name for host in HOSTS]
+    assert sorted(names) == sorted({PICOCLAW, JCLI, CLAUDE, OPENCLAW})
+    assert all(host_named(name).name == name for name in names)
+    assert host_named("").name == PICOCLAW  # journals written before records named their host

@@ -1,0 +1,16 @@
+"""Where the checkout, the tests' data and their hook scripts are, for tests in any folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SUPPORT = Path(__file__).resolve().parent
+TESTS = SUPPORT.parent
+ROOT = TESTS.parent
+PACKAGE = ROOT / "inspector"
+HOSTS = PACKAGE / "hosts"  # each host's example project
+EXAMPLES = PACKAGE / "examples"
+HOOKS = TESTS / "hooks"
+SCRIPTED = HOOKS / "scripted.py"
+DATA = TESTS / "data"
+CONFIGS = TESTS / "configs"
