@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspector.hosts.picoclaw.go_encode import marshal
-from inspector.hosts.picoclaw.schemas import PARAMS
 
 from inspector.engine import Engine
 from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_params
+from inspector.hosts.picoclaw.gojson.encode import marshal
+from inspector.hosts.picoclaw.gojson.schemas import PARAMS
 from inspector.hosts.picoclaw.outcome import APPROVED, STOPS
 from inspector.journal.records import Exchange
 from inspector.protocol.framing import PICOCLAW_MAX_LINE

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from inspector.hosts.picoclaw.go_encode import marshal
-from inspector.hosts.picoclaw.schemas import PARAMS
 
 from inspector.engine import Engine
 from inspector.hosts.picoclaw.decode import typed_params
+from inspector.hosts.picoclaw.gojson.encode import marshal
+from inspector.hosts.picoclaw.gojson.schemas import PARAMS
 from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.pipeline.results import ApprovalResult, StageResult
 from tests.support.corpus_cases import CASES, Case, shared_config

@@ -13,13 +13,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from inspector.hosts.picoclaw.go_decode import fold
 
 from inspector.config import Config
 from inspector.config.errors import ConfigError
 from inspector.hosts.load import load_config
 from inspector.hosts.picoclaw import line_findings
 from inspector.hosts.picoclaw.decode import read_line
+from inspector.hosts.picoclaw.gojson.decode import fold
 from inspector.hosts.picoclaw.outcome import RpcLine
 from inspector.protocol.findings import CODES
 from inspector.protocol.framing import Line, LineSplitter

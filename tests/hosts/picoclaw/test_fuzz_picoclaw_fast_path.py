@@ -17,7 +17,12 @@ from unittest.mock import patch
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from inspector.hosts.picoclaw.go_types import (
+
+from inspector.hosts.picoclaw import decode as decoder
+from inspector.hosts.picoclaw.decode import decode_answer, read_message, typed_params
+from inspector.hosts.picoclaw.gojson.fast_decode import NotPlain, decode_plain, read_plain
+from inspector.hosts.picoclaw.gojson.schemas import ANSWERS, PARAMS, RPC_MESSAGE
+from inspector.hosts.picoclaw.gojson.types import (
     GoType,
     Interface,
     Map,
@@ -29,11 +34,6 @@ from inspector.hosts.picoclaw.go_types import (
     Time,
     deep_equal,
 )
-from inspector.hosts.picoclaw.plain_decode import NotPlain, decode_plain, read_plain
-from inspector.hosts.picoclaw.schemas import ANSWERS, PARAMS, RPC_MESSAGE
-
-from inspector.hosts.picoclaw import decode as decoder
-from inspector.hosts.picoclaw.decode import decode_answer, read_message, typed_params
 from tests.hosts.picoclaw.test_fuzz import JSON_VALUES
 
 FIXED = settings(

@@ -12,8 +12,6 @@ import json
 from typing import Any
 
 import pytest
-from inspector.hosts.picoclaw.go_encode import marshal
-from inspector.hosts.picoclaw.schemas import PARAMS
 
 from inspector.hosts.picoclaw.decode import (
     decode_answer,
@@ -21,6 +19,8 @@ from inspector.hosts.picoclaw.decode import (
     read_line,
     typed_params,
 )
+from inspector.hosts.picoclaw.gojson.encode import marshal
+from inspector.hosts.picoclaw.gojson.schemas import PARAMS
 from inspector.hosts.picoclaw.outcome import SKIPPED, Decoded, LogEntry, RpcLine
 from tests.support.corpus_cases import line_bytes
 from tests.support.paths import DATA

@@ -7,14 +7,14 @@ import json
 from typing import Any
 
 import pytest
-from inspector.hosts.picoclaw.go_decode import GoDecodeError, unmarshal
-from inspector.hosts.picoclaw.go_encode import go_float, marshal
-from inspector.hosts.picoclaw.go_syntax import GoSyntaxError, parse
-from inspector.hosts.picoclaw.go_types import GoTime, deep_equal
-from inspector.hosts.picoclaw.schemas import BEFORE_TOOL_ANSWER, LLM_HOOK_REQUEST, PARAMS
 
 from inspector.engine import Engine
 from inspector.hosts.picoclaw.decode import decode_answer, read_line, typed_params
+from inspector.hosts.picoclaw.gojson.decode import GoDecodeError, unmarshal
+from inspector.hosts.picoclaw.gojson.encode import go_float, marshal
+from inspector.hosts.picoclaw.gojson.schemas import BEFORE_TOOL_ANSWER, LLM_HOOK_REQUEST, PARAMS
+from inspector.hosts.picoclaw.gojson.syntax import GoSyntaxError, parse
+from inspector.hosts.picoclaw.gojson.types import GoTime, deep_equal
 from inspector.hosts.picoclaw.line_findings import invalid_utf8
 from inspector.hosts.picoclaw.outcome import DENIED
 from inspector.protocol.stages import RESPOND
