@@ -28,9 +28,8 @@ class JcliInstaller:
 
     def install(self, place: Place, options: Options) -> str:
         hook = relay_hook(JCLI, place, options, EVENTS, DEFAULT_EVENTS)
-        return install(
-            hook_folder(place.project, place.user), hook.command, hook.events, hook.timeout_s
-        )
+        folder = hook_folder(place.project, place.user)
+        return install(folder, hook.command, hook.events, hook.timeout_s)
 
     def snippet(self, place: Place, options: Options) -> None:
         return None
