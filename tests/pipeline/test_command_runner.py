@@ -8,8 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from inspector.hooks.command import run_command
-
+from inspector.hooks.run_command import run_command
 from tests.support.waiting import wait_for
 
 PY = sys.executable
