@@ -22,7 +22,7 @@ from tests.support.openclaw_bridge import PLUGINS, Gateway, exec_call, gateway, 
 from tests.support.paths import EXAMPLES
 from tests.support.waiting import wait_for
 
-EXAMPLE = EXAMPLES / "openclaw" / "tool-guard"
+EXAMPLE = EXAMPLES / "openclaw"
 
 
 def relayed(engine: Engine) -> list[Exchange]:

@@ -18,7 +18,7 @@ from tests.support.jcli import SCRIPTS as JCLI_SCRIPTS
 from tests.support.jcli import record as jcli_record
 from tests.support.jcli import recorded
 from tests.support.jcli import reply as jcli_reply
-from tests.support.paths import HOSTS
+from tests.support.paths import EXAMPLES
 
 
 def jcli_project(tmp_path: Path, hooks: dict[str, str]) -> Path:
@@ -118,7 +118,7 @@ def test_jcli_hooks_that_break_jcli_rules_fail_check_with_the_problem_named(
 
 
 def test_check_runs_every_jcli_example_hook_and_they_pass(tmp_path: Path) -> None:
-    result = hook_inspector("check", str(HOSTS / "jcli" / "example"), "--json")
+    result = hook_inspector("check", str(EXAMPLES / "jcli"), "--json")
     assert result.returncode == 0, result.stdout + result.stderr
     hooks = report_of(result)
     assert len(hooks) == 3
@@ -194,7 +194,7 @@ def test_check_runs_every_claude_example_hook_and_they_pass(
 ) -> None:
     log = tmp_path / "tool-log.jsonl"
     monkeypatch.setenv("CLAUDE_TOOL_LOG", str(log))
-    result = hook_inspector("check", str(HOSTS / "claude" / "example"), "--json")
+    result = hook_inspector("check", str(EXAMPLES / "claude"), "--json")
     assert result.returncode == 0, result.stdout + result.stderr
     hooks = report_of(result)
     assert len(hooks) == 3

@@ -20,7 +20,7 @@ from inspector.tui.screens.pick import PickScreen
 from inspector.tui.screens.replay_report import ReplayReportScreen
 from tests.cli.test_cli import hook_inspector
 from tests.support.claude import SCRIPTS as CLAUDE_SCRIPTS
-from tests.support.paths import HOSTS
+from tests.support.paths import EXAMPLES
 from tests.support.tui import make_app, opened, running
 
 GUARD = Path(".jcli") / "hooks" / "guard_dangerous" / "guard.py"
@@ -30,7 +30,7 @@ REPLY = CLAUDE_SCRIPTS / "reply.sh"  # reply.sh CODE STDOUT STDERR, for either h
 
 def example(tmp_path: Path, name: str) -> Path:
     """A copy of an example project, so its scripts can be changed."""
-    return Path(shutil.copytree(HOSTS / name / "example", tmp_path / name))
+    return Path(shutil.copytree(EXAMPLES / name, tmp_path / name))
 
 
 def record(project: Path) -> Path:

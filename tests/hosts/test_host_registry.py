@@ -14,12 +14,12 @@ from tests.support.paths import PACKAGE
 @pytest.mark.parametrize(
     ("where", "host"),
     [
-        ("hosts/jcli/example", JCLI),
-        ("hosts/jcli/example/.jcli", JCLI),
-        ("hosts/jcli/example/.jcli/hooks/guard_dangerous/HOOK.yaml", JCLI),
-        ("hosts/claude/example", CLAUDE),
-        ("hosts/claude/example/.claude/settings.json", CLAUDE),
-        ("examples/demo.yaml", None),  # native YAML: read by the loader, for any host
+        ("examples/jcli", JCLI),
+        ("examples/jcli/.jcli", JCLI),
+        ("examples/jcli/.jcli/hooks/guard_dangerous/HOOK.yaml", JCLI),
+        ("examples/claude", CLAUDE),
+        ("examples/claude/.claude/settings.json", CLAUDE),
+        ("examples/picoclaw/demo.yaml", None),  # native YAML: read by the loader, for any host
     ],
 )
 def test_each_example_is_read_by_its_own_host(where: str, host: str | None) -> None:

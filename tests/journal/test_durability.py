@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from inspector.demo import DEMO_CONFIG, DEMO_SCENARIO, EXAMPLES
+from inspector.demo import DEMO_CONFIG, DEMO_FOLDER, DEMO_SCENARIO
 from inspector.journal.jsonl import load_journal
 
 TURNS = 500  # ~20,000 records in all: far more than are written before the kill
@@ -27,7 +27,7 @@ def busy_session(tmp_path: Path) -> tuple[Path, Path]:
     """The demo's hooks, run from where they are, and its scenario played TURNS times over."""
     config = yaml.safe_load(DEMO_CONFIG.read_text())
     for hook in config["hooks"].values():
-        hook["dir"] = str(EXAMPLES)
+        hook["dir"] = str(DEMO_FOLDER)
     scenario = yaml.safe_load(DEMO_SCENARIO.read_text())
     scenario["turns"] *= TURNS
     config_path, scenario_path = tmp_path / "hooks.yaml", tmp_path / "long_scenario.yaml"

@@ -138,9 +138,9 @@ def test_a_torn_last_line_is_skipped_but_a_bad_middle_line_is_an_error(tmp_path:
 @pytest.mark.parametrize(
     ("example", "host"),
     [
-        ("examples/demo.yaml", "picoclaw"),
-        ("hosts/jcli/example", "jcli"),
-        ("hosts/claude/example", "claude"),
+        ("examples/picoclaw/demo.yaml", "picoclaw"),
+        ("examples/jcli", "jcli"),
+        ("examples/claude", "claude"),
     ],
 )
 def test_every_recorded_record_names_its_host(tmp_path: Path, example: str, host: str) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.support.paths import EXAMPLES, HOOKS
+from inspector.demo import DEMO_FOLDER
+from tests.support.paths import HOOKS
 
 SCRIPTED = HOOKS / "scripted.py"
 TIMEOUT_S = 10
@@ -95,7 +96,7 @@ DEMO_HOOKS = ["review_gate.py", "redactor.py", "weather_plugin.py", "event_logge
 @pytest.mark.parametrize("name", DEMO_HOOKS)
 def test_demo_hook_speaks_the_protocol(name: str) -> None:
     run = run_hook(
-        EXAMPLES / name,
+        DEMO_FOLDER / name,
         [
             HELLO,
             event("agent.turn.start", {"UserMessage": "hi"}),
@@ -110,7 +111,7 @@ def test_demo_hook_speaks_the_protocol(name: str) -> None:
 @pytest.mark.parametrize("name", ["review_gate.py", "redactor.py", "weather_plugin.py"])
 def test_demo_hook_survives_a_method_that_is_not_a_string(name: str) -> None:
     odd = {"jsonrpc": "2.0", "id": 2, "method": ["hook.approve_tool"]}
-    run = run_hook(EXAMPLES / name, [HELLO, odd, request(3, "hook.no_such_method", {})])
+    run = run_hook(DEMO_FOLDER / name, [HELLO, odd, request(3, "hook.no_such_method", {})])
     assert run.returncode == 0
     assert run.lines == [
         compact(HELLO_OK),
@@ -139,7 +140,7 @@ def approve(tool: str, arguments: dict[str, Any]) -> Message:
     ],
 )
 def test_review_gate_denies_dangerous_commands(tool: str, command: str | list[str]) -> None:
-    run = run_hook(EXAMPLES / "review_gate.py", [HELLO, approve(tool, {"command": command})])
+    run = run_hook(DEMO_FOLDER / "review_gate.py", [HELLO, approve(tool, {"command": command})])
     decision = run.answers[1]["result"]
     assert decision["approved"] is False
     shown = command if isinstance(command, str) else " ".join(command)
@@ -159,7 +160,7 @@ def test_review_gate_denies_dangerous_commands(tool: str, command: str | list[st
     ],
 )
 def test_review_gate_approves_everything_else(tool: str, arguments: dict[str, Any]) -> None:
-    run = run_hook(EXAMPLES / "review_gate.py", [HELLO, approve(tool, arguments)])
+    run = run_hook(DEMO_FOLDER / "review_gate.py", [HELLO, approve(tool, arguments)])
     assert run.answers[1] == result(2, {"approved": True})
 
 
@@ -180,7 +181,7 @@ def test_redactor_returns_the_whole_call_with_secrets_replaced() -> None:
             "tokens": [github_token, "harmless"],
         },
     )
-    run = run_hook(EXAMPLES / "redactor.py", [HELLO, call])
+    run = run_hook(DEMO_FOLDER / "redactor.py", [HELLO, call])
     redacted_arguments = {
         "command": "curl -H 'Authorization: Bearer [REDACTED]' https://x.test",
         "api_token": "[REDACTED]",
@@ -194,7 +195,7 @@ def test_redactor_returns_the_whole_call_with_secrets_replaced() -> None:
 
 def test_redactor_continues_when_nothing_is_secret() -> None:
     call = before_tool("exec", {"command": "ls -la", "max_tokens": 5})
-    run = run_hook(EXAMPLES / "redactor.py", [HELLO, call])
+    run = run_hook(DEMO_FOLDER / "redactor.py", [HELLO, call])
     assert run.answers[1] == result(2, {"action": "continue"})
 
 
@@ -204,7 +205,7 @@ def test_redactor_after_tool_answers_with_the_whole_envelope() -> None:
     envelope |= {"result": tool_result, "duration": 1200}
     clean = {**envelope, "result": {"for_llm": "DEBUG=true", "silent": False}}
     run = run_hook(
-        EXAMPLES / "redactor.py",
+        DEMO_FOLDER / "redactor.py",
         [HELLO, request(2, "hook.after_tool", envelope), request(3, "hook.after_tool", clean)],
     )
     redacted = {**envelope, "result": {"for_llm": "KEY=[REDACTED]", "silent": False}}
@@ -216,7 +217,7 @@ def test_redactor_after_tool_answers_with_the_whole_envelope() -> None:
 
 def test_weather_plugin_responds_only_for_get_weather() -> None:
     run = run_hook(
-        EXAMPLES / "weather_plugin.py",
+        DEMO_FOLDER / "weather_plugin.py",
         [
             HELLO,
             before_tool("get_weather", {"city": "Lisbon"}, rpc_id=2),
@@ -244,7 +245,7 @@ def test_weather_plugin_responds_only_for_get_weather() -> None:
 
 def test_event_logger_writes_events_to_stderr_only() -> None:
     run = run_hook(
-        EXAMPLES / "event_logger.py",
+        DEMO_FOLDER / "event_logger.py",
         [
             HELLO,
             event("agent.turn.start", {"UserMessage": "hi", "MediaCount": 0}),
@@ -260,11 +261,11 @@ def test_event_logger_writes_events_to_stderr_only() -> None:
 
 
 def test_demo_config_runs_the_demo_hooks_with_python3() -> None:
-    hooks = yaml.safe_load((EXAMPLES / "demo.yaml").read_text())["hooks"]
+    hooks = yaml.safe_load((DEMO_FOLDER / "demo.yaml").read_text())["hooks"]
     for name, hook in hooks.items():
         program, script = hook["command"]
         assert program == "python3", name
-        assert (EXAMPLES / script).is_file(), name
+        assert (DEMO_FOLDER / script).is_file(), name
         assert "dir" not in hook, name
     assert {name: hook.get("priority") for name, hook in hooks.items()} == {
         "redactor": 10,
@@ -275,7 +276,7 @@ def test_demo_config_runs_the_demo_hooks_with_python3() -> None:
 
 
 def scenario_tool_calls(file_name: str) -> list[dict[str, Any]]:
-    scenario = yaml.safe_load((EXAMPLES / file_name).read_text())
+    scenario = yaml.safe_load((DEMO_FOLDER / file_name).read_text())
     assert isinstance(scenario["name"], str)
     calls = []
     for turn in scenario["turns"]:
@@ -295,7 +296,7 @@ def approvals(file_name: str) -> list[bool]:
     asks = [
         approve(call["tool"], call["arguments"]) | {"id": i + 2} for i, call in enumerate(calls)
     ]
-    run = run_hook(EXAMPLES / "review_gate.py", [HELLO, *asks])
+    run = run_hook(DEMO_FOLDER / "review_gate.py", [HELLO, *asks])
     return [answer["result"]["approved"] for answer in run.answers[1:]]
 
 
@@ -315,7 +316,7 @@ def test_demo_scenario_has_a_secret_for_the_redactor() -> None:
     calls = [
         before_tool(c["tool"], c["arguments"]) for c in scenario_tool_calls("demo_scenario.yaml")
     ]
-    run = run_hook(EXAMPLES / "redactor.py", [HELLO, *calls])
+    run = run_hook(DEMO_FOLDER / "redactor.py", [HELLO, *calls])
     assert [answer["result"]["action"] for answer in run.answers[1:]] == [
         "continue",
         "modify",

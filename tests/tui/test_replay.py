@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from inspector.demo import DEMO_CONFIG, EXAMPLES
+from inspector.demo import DEMO_CONFIG, DEMO_FOLDER
 from inspector.journal.jsonl import ONE_PER_LINE
 from inspector.journal.records import Exchange
 from inspector.tui.app import InspectorApp
@@ -43,7 +43,7 @@ def demo_with_approver(tmp_path: Path, script: dict[str, object]) -> Path:
     """The demo config with review_gate swapped for a scripted hook; the others run as they are."""
     hooks = yaml.safe_load(DEMO_CONFIG.read_text())["hooks"]
     for spec in hooks.values():
-        spec["dir"] = str(EXAMPLES)
+        spec["dir"] = str(DEMO_FOLDER)
     hooks["review_gate"]["command"] = [sys.executable, str(SCRIPTED), json.dumps(script)]
     path = tmp_path / "hooks.yaml"
     path.write_text(yaml.safe_dump({"hooks": hooks}))
@@ -87,7 +87,7 @@ def test_replay_reports_a_hook_missing_from_the_config(session: Path, tmp_path: 
     hooks = yaml.safe_load(DEMO_CONFIG.read_text())["hooks"]
     del hooks["weather"]
     for spec in hooks.values():
-        spec["dir"] = str(EXAMPLES)
+        spec["dir"] = str(DEMO_FOLDER)
     config = tmp_path / "hooks.yaml"
     config.write_text(yaml.safe_dump({"hooks": hooks}))
     result = hook_inspector("replay", session, config)

@@ -11,14 +11,14 @@ from inspector.journal.records import Decision, Exchange, Reload
 from inspector.tui.app import Session
 from inspector.tui.screens.approval import ApprovalScreen
 from inspector.tui.widgets.detail_pane import command_view
-from tests.support.paths import HOSTS
+from tests.support.paths import EXAMPLES
 from tests.support.tui import make_app, opened, running
 from tests.support.waiting import wait_for
 
 
 def project(tmp_path: Path, name: str) -> Path:
     copy = tmp_path / name
-    shutil.copytree(HOSTS / name / "example", copy)
+    shutil.copytree(EXAMPLES / name, copy)
     return copy
 
 

@@ -18,9 +18,9 @@ from inspector.hosts.claude.turn import ClaudeTurnOutcome, ClaudeTurnRunner
 from inspector.journal.journal import Journal
 from inspector.scenario import load_scenario, parse_scenario
 from tests.support.claude import answer_prompts, claude_hooks, decision, reply, script, spec
-from tests.support.paths import HOSTS
+from tests.support.paths import EXAMPLES
 
-EXAMPLE = HOSTS / "claude" / "example"
+EXAMPLE = EXAMPLES / "claude"
 EVENTS = (
     "SessionStart",
     "UserPromptSubmit",

@@ -9,9 +9,9 @@ import pytest
 
 from inspector.config.errors import ConfigError
 from inspector.hosts.jcli.config import load_jcli, read_jcli
-from tests.support.paths import HOSTS
+from tests.support.paths import EXAMPLES
 
-EXAMPLES = HOSTS / "jcli" / "example"
+EXAMPLE = EXAMPLES / "jcli"
 
 
 def write(path: Path, text: str) -> Path:
@@ -273,7 +273,7 @@ def test_a_missing_path_is_an_error(tmp_path: Path) -> None:
 
 
 def test_the_shipped_example_loads_cleanly() -> None:
-    loaded = read_jcli(EXAMPLES)
+    loaded = read_jcli(EXAMPLE)
     assert [spec.name for spec in loaded.config.hooks] == [
         "project:guard_dangerous",
         "project:project_rules",

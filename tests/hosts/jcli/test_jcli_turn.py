@@ -35,9 +35,9 @@ from tests.support.jcli import (
     sh,
     spec,
 )
-from tests.support.paths import HOSTS
+from tests.support.paths import EXAMPLES
 
-EXAMPLES = HOSTS / "jcli" / "example"
+EXAMPLE = EXAMPLES / "jcli"
 
 SCENARIO = """
 session: s1
@@ -334,10 +334,10 @@ async def test_compaction_events() -> None:
 
 
 async def test_the_example_hooks_on_the_example_scenario() -> None:
-    loaded = read_jcli(EXAMPLES)
+    loaded = read_jcli(EXAMPLE)
     journal = Journal()
     chain = JcliChain(loaded.config.command_hooks, journal, cwd=str(loaded.cwd))
-    (outcome,) = await JcliTurnRunner(chain).run(load_scenario(EXAMPLES / "scenario.yaml"))
+    (outcome,) = await JcliTurnRunner(chain).run(load_scenario(EXAMPLE / "scenario.yaml"))
     ls, rm, read = outcome.tools
     assert not ls.skipped and rm.skipped and rm.result == SKIPPED_BY_HOOK
     assert read.result == "API_KEY=[REDACTED]\nREGION=eu-west-1"

@@ -35,7 +35,7 @@ from tests.support.waiting import wait_for
 
 PLUGINS = HOOKS / "openclaw"
 SCENARIO = PLUGINS / "scenario.yaml"
-EXAMPLE = EXAMPLES / "openclaw" / "tool-guard"
+EXAMPLE = EXAMPLES / "openclaw"
 
 if shutil.which("node") is None:
     if os.environ.get("CI") == "true":

@@ -18,7 +18,7 @@ from tests.support.paths import EXAMPLES, HOOKS
 from tests.support.tui import make_app, opened, running
 from tests.support.waiting import wait_for
 
-EXAMPLE = EXAMPLES / "openclaw" / "tool-guard"
+EXAMPLE = EXAMPLES / "openclaw"
 PLUGINS = HOOKS / "openclaw"
 
 if shutil.which("node") is None:

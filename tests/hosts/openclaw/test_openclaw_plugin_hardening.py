@@ -29,7 +29,7 @@ if shutil.which("node") is None:
     pytest.skip("node is not installed", allow_module_level=True)
 
 HOST = Path(__file__).with_name("openclaw_gateway_like.js")
-EXAMPLE = EXAMPLES / "openclaw" / "tool-guard"
+EXAMPLE = EXAMPLES / "openclaw"
 NOBODY = 65534
 MIB = 1024 * 1024
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root can act as another user")
