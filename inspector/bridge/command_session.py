@@ -18,11 +18,10 @@ import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inspector.bridge.command_greeting import CommandGreeting
-from inspector.bridge.deadline import DEADLINE_CODE, CallDeadline
 from inspector.bridge.greeting import Greeting
 from inspector.hooks.command_hook import parse_stdout
-from inspector.host_names import CLAUDE, host_label
-from inspector.hosts.claude.events import PERMISSION_REQUEST, PRE_TOOL_USE
+from inspector.host_names import host_label
+from inspector.hosts.deadline import DEADLINE_CODE, CallDeadline
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.registry import host_named
 from inspector.journal.records import (
@@ -44,10 +43,6 @@ if TYPE_CHECKING:
 READ_CHUNK = 1 << 16
 STOPPED_REASON = "hook-inspector stopped before its hooks answered"
 NO_ANSWER = "Without an answer it goes on as if the hook were absent"
-# The stdin field that names the event: Claude Code's and j-cli's.
-EVENT_FIELD = {CLAUDE: "hook_event_name", command_wire.JCLI: "event"}
-# The events whose answer can carry an edited tool_input (updatedInput).
-EDITABLE_INPUT = frozenset({PRE_TOOL_USE, PERMISSION_REQUEST})
 
 
 class RelayedEvent(NamedTuple):
@@ -144,7 +139,7 @@ class CommandSession:
             payload = json.loads(stdin)
         except (ValueError, RecursionError) as error:
             raise NotAnEvent(f"the host's stdin is not JSON: {error}", raw) from None
-        field = EVENT_FIELD[self.command.host]
+        field = host_named(self.command.host).event_field
         if not isinstance(payload, dict) or not isinstance(payload.get(field), str):
             label = host_label(self.command.host)
             raise NotAnEvent(f"the host's stdin is not a {label} event (no {field})", raw)
@@ -174,7 +169,7 @@ class CommandSession:
         candidate = Exchange(
             host=self.command.host,
             hook=self.label,
-            method=event.payload[EVENT_FIELD[self.command.host]],
+            method=event.payload[host_named(self.command.host).event_field],
             request=event.payload,
             raw_request=event.stdin,
             source=self.source,
@@ -232,16 +227,16 @@ class CommandSession:
                 return ABSENT  # dropped by hand: the host reads a hook that said nothing
             # forwarded: from here on it is the relayed call itself
             self.engine.journal.amend(candidate, stage_entry=False)
-            edited = _edited_input(candidate, held.params)
+            sent = payload if candidate.edited else None
             if isinstance(held.params, dict) and held.params != payload:  # as it went on
                 payload = held.params
                 raw = json.dumps(payload, separators=(",", ":"))
                 self.engine.journal.amend(candidate, request=payload, raw_request=raw)
         else:
-            edited = None
+            sent = None
         host = host_named(self.command.host)
-        chain = self.engine.commands if self.engine.config.host == host.name else None
-        if chain is None:
+        runtime = self.engine.runtime if self.engine.runtime.host_name == host.name else None
+        if runtime is None:
             self._no_hooks(candidate)
         relayed = Relayed(
             candidate.method,
@@ -249,10 +244,10 @@ class CommandSession:
             self.source,
             ask_by=self.deadline.hooks_by,
             env=event.env,  # the real session's, for the hooks behind the inspector
-            edited_input=edited,
+            sent=sent,
             cwd=event.cwd,
         )
-        return await host.answer_relayed(chain, relayed)
+        return await host.answer_relayed(runtime, relayed)
 
     def _no_hooks(self, exchange: Exchange) -> None:
         label = host_label(self.command.host)
@@ -277,15 +272,3 @@ class CommandSession:
         finally:
             self._writer.close()
         return True
-
-
-def _edited_input(exchange: Exchange, payload: Any) -> dict[str, Any] | None:
-    """A held PreToolUse's or PermissionRequest's tool_input as the person changed it, else
-    None."""
-    if not exchange.edited or exchange.method not in EDITABLE_INPUT:
-        return None
-    original = exchange.request or {}
-    edited = payload.get("tool_input") if isinstance(payload, dict) else None
-    if isinstance(edited, dict) and edited != original.get("tool_input"):
-        return edited
-    return None

@@ -23,10 +23,10 @@ from inspector.bridge.accept_loop import BACKLOG, AcceptLoop, bind_tcp
 from inspector.bridge.command_session import CommandSession
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.greeting_line import Allowance, FirstLine, TooLong, read_first_line
+from inspector.bridge.jsonrpc_session import RelaySession
 from inspector.bridge.plugin_session import PluginSession
 from inspector.bridge.proving import greeting_line
 from inspector.bridge.refusals import REFUSED, RefusalLog
-from inspector.bridge.session import RelaySession
 from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
 from inspector.relay import wire

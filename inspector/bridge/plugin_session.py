@@ -24,13 +24,11 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from inspector.bridge.deadline import DEADLINE_CODE, CallDeadline
 from inspector.bridge.greeting import Greeting
 from inspector.host_names import OPENCLAW
-from inspector.hosts.openclaw import bridge_answer
-from inspector.hosts.openclaw.bridge_answer import NO_DECISION, BridgeAnswer
-from inspector.hosts.openclaw.host_mode_findings import finding
-from inspector.hosts.openclaw.host_mode_merge import BEFORE_TOOL_CALL, MESSAGE_SENDING, Merge
+from inspector.hosts.deadline import DEADLINE_CODE, CallDeadline
+from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.registry import host_named
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
@@ -53,9 +51,6 @@ JSONObject = dict[str, Any]
 READ_CHUNK = 1 << 16
 KIND = "OpenClaw hook"
 OPENCLAW_TIMEOUT_MS = 15000  # OpenClaw's own for a handler that names none
-# The event field a person may edit in a held call, by hook, which the hook's result can carry.
-EDITABLE = {BEFORE_TOOL_CALL: "params", MESSAGE_SENDING: "content"}
-EDITABLE_TYPE: dict[str, type] = {"params": dict, "content": str}
 ON_ITS_OWN = "The bridge plugin answers by itself, as its noInspector setting says"
 NO_HOOKS = (
     "hook-inspector's config has no OpenClaw plugin: the call passes with no decision (start"
@@ -148,7 +143,7 @@ class PluginSession:
                 said = f"it answered {json.dumps(message['answered'])}"
             else:
                 said = "it sent this when an inspector came"
-            found.append(finding("openclaw-fired-without-inspector", said))
+            found.append(host_named(OPENCLAW).finding("openclaw-fired-without-inspector", said))
         self.engine.journal.append(
             Event(
                 ts=when,
@@ -211,7 +206,7 @@ class PluginSession:
         self, call_id: int, candidate: Exchange, deadline: CallDeadline, hold: bool
     ) -> None:
         deciding = asyncio.ensure_future(self._decide(candidate, deadline, hold))
-        answer: BridgeAnswer | None = None
+        answer: HookOutput | None = None
         found: list[Finding] = []
         try:
             answer = await asyncio.wait_for(deciding, deadline.left_s())
@@ -249,43 +244,29 @@ class PluginSession:
         changes["duration_ms"] = round((time.monotonic() - deadline.received) * 1000, 3)
         self.engine.journal.amend(candidate, **changes)
 
-    async def _decide(
-        self, candidate: Exchange, deadline: CallDeadline, hold: bool
-    ) -> BridgeAnswer:
+    async def _decide(self, candidate: Exchange, deadline: CallDeadline, hold: bool) -> HookOutput:
+        """The inspector's own OpenClaw hooks' answer to the call, over what a person changed
+        while it was held."""
         request = candidate.request or {}
-        edited: JSONObject = {}
+        sent = None
         if hold:
             held = await self.engine.gate.hold(candidate, request)
             if held is None:
-                return NO_DECISION  # dropped by hand: the hook says nothing
+                return ABSENT  # dropped by hand: the hook says nothing
             self.engine.journal.amend(candidate, stage_entry=False)  # now the call itself
             if isinstance(held.params, dict) and held.params != request:
-                edited = _edit(candidate.method, request, held.params)
-                request = held.params
+                sent, request = request, held.params
                 raw = json.dumps(request, separators=(",", ":"), ensure_ascii=False)
                 self.engine.journal.amend(candidate, request=request, raw_request=raw)
-        merge = await self._fire(candidate, request, deadline)
-        return bridge_answer.answer(candidate.method, merge, edited)
-
-    async def _fire(
-        self, candidate: Exchange, request: JSONObject, deadline: CallDeadline
-    ) -> Merge | None:
-        """The inspector's own OpenClaw hooks for the call; None when it has none for it."""
-        plugin = self.engine.plugin if self.engine.config.host == OPENCLAW else None
-        if plugin is None:
+        runtime = self.engine.runtime if self.engine.runtime.host_name == OPENCLAW else None
+        if runtime is None:
             self.engine.journal.add_findings(
                 candidate, Finding("relay-no-hooks", "warning", NO_HOOKS, ON_ITS_OWN)
             )
-            return None
-        if not plugin.handlers(candidate.method):
-            return None
-        return await plugin.fire(
-            candidate.method,
-            _object(request.get("event")),
-            _object(request.get("ctx")),
-            source=self.source,
-            answer_by=deadline.hooks_by,
+        relayed = Relayed(
+            candidate.method, request, self.source, ask_by=deadline.hooks_by, sent=sent
         )
+        return await host_named(OPENCLAW).answer_relayed(runtime, relayed)
 
     def _send(self, line: str) -> bool:
         if self._writer.is_closing():
@@ -295,17 +276,6 @@ class PluginSession:
         except OSError:
             return False
         return True
-
-
-def _edit(hook: str, sent: JSONObject, edited: JSONObject) -> JSONObject:
-    """What a person's edit of a held call changes, as result fields OpenClaw reads: a
-    before_tool_call's params, a message_sending's content ({} when neither changed)."""
-    field = EDITABLE.get(hook)
-    if field is None:
-        return {}
-    before = _object(sent.get("event")).get(field)
-    after = _object(edited.get("event")).get(field)
-    return {field: after} if after != before and isinstance(after, EDITABLE_TYPE[field]) else {}
 
 
 def _object(value: Any) -> JSONObject:

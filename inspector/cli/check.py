@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from inspector.cli.printer import describe, finding_line
+from inspector.drivers.check import check
+from inspector.host_names import host_label
+from inspector.hosts.probe import HookReport
+from inspector.journal.records import Lifecycle
+from inspector.safe_text import json_dumps, one_line
 from rich.console import Console
 from rich.text import Text
 
-from inspector.cli.printer import describe, finding_line
 from inspector.cli.session import config_or_demo
-from inspector.drivers.check import HookReport, check
-from inspector.host_names import host_label
-from inspector.journal.records import Lifecycle
-from inspector.safe_text import json_dumps, one_line
 
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 _QUIET_STATES = ("starting", "stopping", "stopped")

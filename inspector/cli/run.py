@@ -6,9 +6,15 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+from inspector.cli.printer import Printer
+from inspector.demo import DEMO_CONFIG, default_scenario
+from inspector.engine import Engine
+from inspector.hosts.runtime import TurnOutcome
+from inspector.journal.records import Reload
+from inspector.reload.watcher import Reloader
+from inspector.scenario import load_scenario
 from rich.console import Console
 
-from inspector.cli.printer import Printer
 from inspector.cli.session import (
     config_or_demo,
     crashes,
@@ -16,13 +22,6 @@ from inspector.cli.session import (
     failed_calls,
     hooks_that_never_started,
 )
-from inspector.demo import DEMO_CONFIG, default_scenario
-from inspector.drivers.runners import turn_runner
-from inspector.engine import Engine
-from inspector.hosts.host import TurnOutcome
-from inspector.journal.records import Reload
-from inspector.reload.watcher import Reloader
-from inspector.scenario import load_scenario
 
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 
@@ -46,8 +45,8 @@ async def run_scenario(
     summary = Console(stderr=True, highlight=False)
 
     async def play() -> Sequence[TurnOutcome]:
-        outcomes = await turn_runner(engine).run(scenario)
-        await engine.pipeline.drain_events()
+        outcomes = await engine.runtime.turn_runner().run(scenario)
+        await engine.runtime.settle()
         if not as_json:
             statuses = ", ".join(outcome.status for outcome in outcomes)
             summary.print(f"{len(outcomes)} turn(s): {statuses}", markup=False)

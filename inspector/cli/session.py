@@ -12,9 +12,9 @@ from typing import Any
 from inspector.config import Config
 from inspector.demo import DEMO_CONFIG
 from inspector.hosts.load import load_config
-from inspector.hosts.picoclaw.process import EXITED
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
+    EXITED,
     STATUS_ERROR,
     STATUS_EXITED,
     STATUS_INVALID,

@@ -11,15 +11,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from inspector.engine import Engine
-from inspector.host_names import CLAUDE, OPENCLAW
-from inspector.hosts.openclaw.host_mode import handler_answer
+from inspector.hosts.registry import host_named
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
     STATUS_HELD,
     STATUS_NOT_SENT,
     STATUS_PENDING,
-    STATUS_TIMEOUT,
     Exchange,
     Record,
 )
@@ -30,9 +28,6 @@ UNANSWERED = frozenset(
     {STATUS_PENDING, STATUS_HELD, STATUS_DROPPED, STATUS_NOT_SENT, STATUS_CANCELLED}
 )
 DIFF_CONTEXT_LINES = 2
-# Hosts that show a failed command hook's stderr: Claude Code gives it to the model on exit 2 and
-# to the user on any other failure. j-cli only logs it.
-SHOWS_STDERR = frozenset({CLAUDE})
 
 Comparison = Literal["same", "different", "missing hook", "skipped"]
 
@@ -117,42 +112,8 @@ def canonical(value: Any, *, indent: int | None = None) -> str:
 
 
 def answer_of(exchange: Exchange) -> dict[str, Any]:
-    """What a hook answered: its result, or that it failed and the error message."""
-    if exchange.host == OPENCLAW:
-        return handler_answer(exchange)
-    if exchange.by_command:
-        return command_answer(exchange)
-    response = exchange.response or {}
-    if "result" in response:
-        return {"result": response["result"]}
-    error = response.get("error")
-    if isinstance(error, dict):
-        return {"error": error.get("message")}
-    return {"error": exchange.error or exchange.status}
-
-
-def command_answer(exchange: Exchange) -> dict[str, Any]:
-    """A command hook's run as its host reads it: the exit code, then on exit 0 the stdout (JSON
-    when it is JSON, else the text); on a failure the stderr where the host shows it. A run
-    that timed out or died by a signal has no exit code."""
-    if exchange.status == STATUS_TIMEOUT:
-        return {"timed_out": True}
-    if exchange.exit_code is None:
-        return {"error": exchange.error or exchange.status}
-    answer: dict[str, Any] = {"exit_code": exchange.exit_code}
-    if exchange.exit_code == 0:
-        answer["stdout"] = _stdout_value(exchange.raw_response or "")
-    elif exchange.host in SHOWS_STDERR:
-        answer["stderr"] = (exchange.stderr or "").strip()
-    return answer
-
-
-def _stdout_value(stdout: str) -> Any:
-    text = stdout.strip()
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return text
+    """What a hook answered, as the host whose record it is reads it."""
+    return host_named(exchange.host).answer_of(exchange)
 
 
 def recorded_requests(records: Iterable[Record]) -> list[Exchange]:
@@ -186,21 +147,9 @@ async def _replay_one(engine: Engine, recorded: Exchange) -> ReplayItem:
     )
     if recorded.status in UNANSWERED:
         return replace(item, note=f"recorded as {recorded.status}: no answer to compare")
-    if engine.plugin is not None:
-        if not engine.plugin.has_handler(recorded.hook, recorded.method):
-            note = f"no handler {recorded.hook!r} for {recorded.method} in the plugin"
-            return replace(item, outcome="missing hook", note=note)
-    elif recorded.by_command:
-        if not _has_command_hook(engine, recorded.hook, recorded.method):
-            note = f"no command hook {recorded.hook!r} on {recorded.method} in the config"
-            return replace(item, outcome="missing hook", note=note)
-    else:
-        hook = engine.hooks.get(recorded.hook)
-        if hook is None:
-            note = f"no hook {recorded.hook!r} in the config"
-            return replace(item, outcome="missing hook", note=note)
-        if hook.spec.kind == "manual":
-            return replace(item, note=f"{recorded.hook} is a manual hook: a person answers it")
+    unreplayable = engine.runtime.unreplayable(recorded)
+    if unreplayable is not None:
+        return replace(item, outcome=unreplayable.outcome, note=unreplayable.note)
     exchange = await engine.send_to_hook(
         recorded.hook, recorded.method, recorded.params, source="replay"
     )
@@ -212,6 +161,3 @@ async def _replay_one(engine: Engine, recorded: Exchange) -> ReplayItem:
         replayed=replayed,
     )
 
-
-def _has_command_hook(engine: Engine, name: str, event: str) -> bool:
-    return any(hook.name == name and hook.spec.event == event for hook in engine.command_hooks())

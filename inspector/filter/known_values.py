@@ -8,21 +8,8 @@ from collections.abc import Collection, Iterable
 
 from inspector.filter.match import matcher
 from inspector.host_names import LABELS
-from inspector.hosts.claude.events import EVENTS as CLAUDE_EVENTS
-from inspector.hosts.jcli.events import EVENTS as JCLI_EVENTS
-from inspector.hosts.openclaw.hook_names import HOOK_NAMES as OPENCLAW_HOOKS
-from inspector.hosts.picoclaw.process import (
-    EXITED,
-    FAILED,
-    READY,
-    RESTARTING,
-    STARTING,
-    STOPPED,
-    STOPPING,
-)
+from inspector.hosts.registry import HOSTS as REGISTERED
 from inspector.journal import records
-from inspector.protocol.catalogue import METHODS
-from inspector.protocol.stages import STAGES
 
 STATUSES = (
     records.STATUS_OK,
@@ -37,12 +24,9 @@ STATUSES = (
     records.STATUS_CANCELLED,
 )
 # A hook process's states, then a relay's (inspector.bridge is a layer above: spelled out here)
-STATES = (
-    *(STARTING, READY, FAILED, EXITED, RESTARTING, STOPPING, STOPPED),
-    *("connected", "disconnected", "refused"),
-)
-# A decision names its stage bare (before_tool); command hooks' methods are their hosts' events.
-METHOD_NAMES = (*METHODS, *STAGES, *JCLI_EVENTS, *CLAUDE_EVENTS, *OPENCLAW_HOOKS)
+STATES = (*records.HOOK_STATES, *("connected", "disconnected", "refused"))
+# Every method or event any host's hooks are called with (a PicoClaw decision names its stage).
+METHOD_NAMES = tuple(dict.fromkeys(event for host in REGISTERED for event in host.events))
 SEVERITIES = ("error", "warn", "warning", "info")
 HOSTS = tuple(LABELS)
 

@@ -1,10 +1,11 @@
-"""What a host provides, so that the engine, check, replay, the composer and the TUI can ask it
-instead of knowing it: each folder under inspector/hosts has one `Host`, and the registry lists
-them."""
+"""What a host provides, so that the engine, check, replay, the composer, the bridge and the TUI
+can ask it instead of knowing it: each folder under inspector/hosts has one `Host`, and the
+registry lists them. A host reads its config, makes the runtime a session holds
+(inspector/hosts/runtime.py), and answers the calls a relay brings from its live agent."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -12,28 +13,12 @@ from typing import Any, Protocol
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
+from inspector.hosts.deadline import CallDeadline
 from inspector.hosts.installer import Installer, NoInstaller
+from inspector.hosts.runtime import Fired, Runtime, TurnRunner
 from inspector.journal.journal import Journal
-from inspector.journal.records import Exchange
+from inspector.journal.records import Exchange, Finding
 from inspector.pipeline.gate import Gate
-from inspector.scenario import Scenario
-
-
-class TurnOutcome(Protocol):
-    status: str
-
-
-class TurnRunner(Protocol):
-    """Plays a scenario's turns the way the host's agent loop would."""
-
-    async def run(self, scenario: Scenario) -> Sequence[TurnOutcome]: ...
-
-
-class Fired(Protocol):
-    """What firing one event through a host's hooks came to (the host's own result type)."""
-
-    @property
-    def event(self) -> str: ...
 
 
 class CommandChain(Protocol):
@@ -59,13 +44,15 @@ class CommandChain(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class HookOutput:
-    """What a command relay prints and exits with, as one hook of its host, and the action the
-    exchange list shows."""
+    """What a relayed call gets back, as one hook of its host would answer it, and the action
+    the exchange list shows: what a command relay prints and exits with, or the value a plugin
+    relay's handler returns (`result`, None: no decision)."""
 
     stdout: str = ""
     stderr: str = ""
     exit_code: int = 0
     action: str = "continue"
+    result: dict[str, Any] | None = None
 
 
 ABSENT = HookOutput()  # a hook that says nothing: the host goes on as if it were not there
@@ -73,15 +60,18 @@ ABSENT = HookOutput()  # a hook that says nothing: the host goes on as if it wer
 
 @dataclass(frozen=True)
 class Relayed:
-    """One event a command relay brought from a live agent, for its host to answer."""
+    """One call a relay brought from a live agent, for its host to answer."""
 
     event: str
     payload: dict[str, Any]  # the host's stdin, as it goes on (edited, if it was held)
     source: str  # relay:<name>
     ask_by: float | None = None  # time.monotonic() by which a person must have answered
     env: Mapping[str, str] = field(default_factory=dict)  # the live hook's own variables
-    edited_input: dict[str, Any] | None = None  # a held tool call's input as a person changed it
+    sent: dict[str, Any] | None = None  # a held call's payload before a person edited it
     cwd: str | None = None  # the folder the live agent ran the hook in
+    deadline: CallDeadline | None = None  # when the agent stops waiting for the answer
+    call: Exchange | None = None  # the journal's record of the call, which the answer settles
+    turn: str | None = None
 
 
 class Host(Protocol):
@@ -92,6 +82,7 @@ class Host(Protocol):
     runs_commands: bool  # its hooks are one process per call, run by a CommandChain
     events: tuple[str, ...]  # every method or event name its hooks can be called with
     counts_skips: bool  # it keeps per-hook counts of skipped runs and their total time
+    event_field: str  # the stdin field that names the event, for a command host ("" if none)
 
     @property
     def installer(self) -> Installer | NoInstaller:
@@ -106,14 +97,33 @@ class Host(Protocol):
         """Read the config `path` stands for; anything wrong is a ConfigError."""
         ...
 
-    def command_chain(
-        self, config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
-    ) -> CommandChain | None:
-        """The chain that runs `config`'s command hooks, or None when the host runs none (its
-        hooks are long-lived processes the engine starts)."""
+    def runtime(
+        self,
+        config: Config,
+        journal: Journal,
+        approvals: Approvals,
+        gate: Gate,
+        *,
+        restart_crashed: bool = True,
+    ) -> Runtime:
+        """What runs `config`'s hooks for a session: calls held at `gate`, people asked through
+        `approvals`; `restart_crashed`: a hook process that dies is started again."""
         ...
 
-    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
+    def answer_of(self, exchange: Exchange) -> dict[str, Any]:
+        """What a hook answered in one of this host's records, as replay compares it."""
+        ...
+
+    async def answer_relayed(self, runtime: Runtime | None, relayed: Relayed) -> HookOutput:
         """The answer one relayed event gets, written as one of this host's hooks would write
-        it: from `chain` (the inspector's own hooks for this host), or None when it has none."""
+        it: from `runtime` (the session's own hooks for this host), or None when it has none."""
+        ...
+
+    def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
+        """What the agent does when its hook gives no answer, as an answer given now: the
+        inspector gave up on the call (`reason`)."""
+        ...
+
+    def finding(self, code: str, message: str) -> Finding:
+        """One of this host's own findings (`code` from its table), saying what it does."""
         ...

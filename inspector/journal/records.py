@@ -31,6 +31,19 @@ STATUS_PENDING = "pending"
 STATUS_HELD = "held"  # stopped by intercept, waiting for the human
 STATUS_CANCELLED = "cancelled"  # the caller stopped waiting (the turn or the app ended)
 
+# The states a hook's Lifecycle record can say: a process's (a manual hook and a plugin harness
+# use some of them). `exited` is one that ended on its own; `stopped`, one the inspector stopped.
+STARTING, READY, FAILED, EXITED, RESTARTING, STOPPING, STOPPED = (
+    "starting",
+    "ready",
+    "failed",
+    "exited",
+    "restarting",
+    "stopping",
+    "stopped",
+)
+HOOK_STATES = (STARTING, READY, FAILED, EXITED, RESTARTING, STOPPING, STOPPED)
+
 
 def now() -> float:
     return time.time()

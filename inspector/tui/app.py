@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -21,16 +20,14 @@ from textual.widgets import Footer, Input, Label, TextArea
 
 from inspector.bridge.listener import Listener, ListenError, ListenOptions, listen_for_relays
 from inspector.demo import DEMO_CONFIG, scenarios_near
-from inspector.drivers.runners import turn_runner
 from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, TIMEOUT, Verdict
-from inspector.hooks.command_hook import CommandHook
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.opening import Growth, Opening
 from inspector.journal.private_file import JournalFileError, write_private
 from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
 from inspector.pipeline.gate import AT_HOOK, AT_STAGE, InterceptTargetError, edit_effect
-from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGE_FOR_METHOD
+from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.failed_start import failed_start_text
 from inspector.reload.watcher import Reloader
 from inspector.safe_text import one_line, printable
@@ -626,36 +623,12 @@ class InspectorApp(App[int]):
             else:
                 self._send(request)
 
-        commands, plugin = self.engine.commands, self.engine.plugin
-        if plugin is not None:  # an OpenClaw hook's {"event", "ctx"}, to a handler or to all
-            screen = ComposerScreen(
-                hooks=plugin.handler_names(),
-                methods=plugin.hook_names,
-                initial=initial,
-                template=plugin.template,
-                pipeline_methods=plugin.hook_names,
-                title=title,
-            )
-        elif commands is None:
-            screen = ComposerScreen(hooks=sorted(self.engine.hooks), initial=initial, title=title)
-        else:  # command hooks: an event and its stdin context, not a JSON-RPC method
-            hooks = self.engine.command_hooks()
-            events = sorted({hook.spec.event for hook in hooks})
-            screen = ComposerScreen(
-                hooks=sorted({hook.name for hook in hooks}),
-                methods=events,
-                initial=initial,
-                template=commands.context_template,
-                pipeline_methods=events,
-                title=title,
-            )
+        screen = ComposerScreen(self.engine.runtime.composer(), initial=initial, title=title)
         self.push_screen(screen, sent)
 
     @work(group="send", exit_on_error=False)
     async def _send(self, request: ComposeRequest) -> None:
-        if request.method == RUNTIME_EVENT:
-            await self.engine.send_event(request.params)
-        elif request.target is None:
+        if request.target is None:
             await self.engine.send_through_pipeline(request.method, request.params)
         else:
             await self.engine.send_to_hook(request.target, request.method, request.params)
@@ -712,7 +685,7 @@ class InspectorApp(App[int]):
         except ConfigError as error:
             self.notify(str(error), title="Scenario not loaded", severity="error")
             return
-        outcomes = await turn_runner(self.engine).run(scenario)
+        outcomes = await self.engine.runtime.turn_runner().run(scenario)
         statuses = ", ".join(outcome.status for outcome in outcomes)
         self.notify(f"{scenario.name}: {statuses}", title="Scenario finished")
 
@@ -839,12 +812,9 @@ class InspectorApp(App[int]):
         exchange = self._selected_exchange()
         if exchange is None or exchange.raw_request is None:
             return None
-        command = next((h for h in self.engine.command_hooks() if h.name == exchange.hook), None)
-        hook = self.engine.hooks.get(exchange.hook)
-        if command is not None:
-            return exchange, command_one_liner(exchange.raw_request, command)
-        if hook is not None and hook.spec.command:
-            return exchange, shell_one_liner(exchange, hook.spec.command, hook.spec.dir)
+        one_liner = self.engine.runtime.one_liner(exchange)
+        if one_liner is not None:
+            return exchange, one_liner
         self.notify("That hook has no command to replay against.", severity="warning")
         return None
 
@@ -947,25 +917,6 @@ def intercept_state(at: str, expression: str) -> str:
         return "off"
     where = "on their way to each hook" if at == AT_HOOK else "at the agent's entry to each stage"
     return f"holding calls that match {expression.strip()!r} {where}"
-
-
-def command_one_liner(stdin: str, hook: CommandHook) -> str:
-    """A command hook's run again: the same stdin into the same command, through its shell."""
-    run = " ".join(shlex.quote(part) for part in (*hook.shell, hook.spec.command))
-    prefix = f"cd {shlex.quote(hook.cwd)} && " if hook.cwd else ""
-    return f"{prefix}printf '%s' {shlex.quote(stdin)} | {run}"
-
-
-def shell_one_liner(exchange: Exchange, command: tuple[str, ...], cwd: str | None) -> str:
-    """A command that sends the hello and this request to the hook, and prints its answers."""
-    hello = (
-        '{"jsonrpc":"2.0","id":1,"method":"hook.hello",'
-        '"params":{"name":"replay","version":1,"modes":[]}}'
-    )
-    argv = " ".join(shlex.quote(part) for part in command)
-    request = exchange.raw_request or ""
-    prefix = f"cd {shlex.quote(cwd)} && " if cwd else ""
-    return f"{prefix}printf '%s\\n' {shlex.quote(hello)} {shlex.quote(request)} | {argv}"
 
 
 APP_HELP = f"""\

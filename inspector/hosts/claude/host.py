@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import CLAUDE, LABELS
 from inspector.hosts.claude.config import CLAUDE_DIR, read_claude
 from inspector.hosts.claude.events import EVENTS
+from inspector.hosts.claude.findings import finding
 from inspector.hosts.claude.hooks import ClaudeHooks
 from inspector.hosts.claude.install import INSTALLER
 from inspector.hosts.claude.outcome import EventOutcome
-from inspector.hosts.claude.relay_answer import claude_output
-from inspector.hosts.host import CommandChain, HookOutput, Relayed
+from inspector.hosts.claude.relay_answer import claude_output, edited_input
+from inspector.hosts.claude.runtime import claude_runtime
+from inspector.hosts.command_runtime import CommandRuntime
+from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.recorded_answer import recorded_answer
+from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
+from inspector.journal.records import Exchange, Finding
 from inspector.pipeline.gate import Gate
 
 
@@ -23,6 +30,7 @@ class ClaudeHost:
     name = CLAUDE
     label = LABELS[CLAUDE]
     runs_commands = True
+    event_field = "hook_event_name"
     counts_skips = False
     installer = INSTALLER
     events: tuple[str, ...] = EVENTS
@@ -38,21 +46,26 @@ class ClaudeHost:
             claude.config, warnings=claude.warnings, files=claude.files, workdir=claude.project_dir
         )
 
-    def command_chain(
-        self, config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
-    ) -> ClaudeHooks:
-        return ClaudeHooks(
-            config.command_hooks,
-            journal,
-            approvals,
-            project_dir=str(config.workdir) if config.workdir else ".",
-            ask_timeout_ms=config.defaults.approval_timeout_ms,
-            gate=gate,
-        )
+    def runtime(
+        self,
+        config: Config,
+        journal: Journal,
+        approvals: Approvals,
+        gate: Gate,
+        *,
+        restart_crashed: bool = True,
+    ) -> CommandRuntime:
+        return claude_runtime(config, journal, approvals, gate)
 
-    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
+    def answer_of(self, exchange: Exchange) -> dict[str, Any]:
+        return recorded_answer(exchange, shows_stderr=True)
+
+    async def answer_relayed(self, runtime: Runtime | None, relayed: Relayed) -> HookOutput:
+        chain = runtime.chain if isinstance(runtime, CommandRuntime) else None
         if not isinstance(chain, ClaudeHooks):
-            return claude_output(EventOutcome(relayed.event, relayed.payload), relayed.edited_input)
+            return claude_output(
+                EventOutcome(relayed.event, relayed.payload), edited_input(relayed)
+            )
         fired = await chain.fire(
             relayed.event,
             relayed.payload,
@@ -62,7 +75,13 @@ class ClaudeHost:
             live=True,
             cwd=relayed.cwd,
         )
-        return claude_output(fired, relayed.edited_input)
+        return claude_output(fired, edited_input(relayed))
+
+    def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
+        return ABSENT
+
+    def finding(self, code: str, message: str) -> Finding:
+        return finding(code, message)
 
 
 HOST = ClaudeHost()

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import JCLI, LABELS
-from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
+from inspector.hosts.command_runtime import CommandRuntime
+from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.jcli.chain import JcliChain
 from inspector.hosts.jcli.config import HOOK_FILES, LEGACY_FILE, PROJECT_DIR, read_jcli
 from inspector.hosts.jcli.events import EVENTS
 from inspector.hosts.jcli.install import INSTALLER
 from inspector.hosts.jcli.relay_answer import jcli_output
+from inspector.hosts.jcli.runtime import jcli_runtime
+from inspector.hosts.recorded_answer import recorded_answer
+from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
+from inspector.journal.records import Exchange, Finding
 from inspector.pipeline.gate import Gate
+from inspector.protocol.command_findings import finding
 
 USER_DIR = "agent"  # ~/.jdata/agent holds the user level's hooks.yaml
 
@@ -24,6 +31,7 @@ class JcliHost:
     name = JCLI
     label = LABELS[JCLI]
     runs_commands = True
+    event_field = "event"
     counts_skips = True  # j-cli's HookMetrics
     installer = INSTALLER
     events: tuple[str, ...] = EVENTS
@@ -39,15 +47,22 @@ class JcliHost:
         jcli = read_jcli(path)
         return replace(jcli.config, warnings=jcli.warnings, files=jcli.files, workdir=jcli.cwd)
 
-    def command_chain(
-        self, config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
-    ) -> JcliChain:
-        workdir = str(config.workdir) if config.workdir else None
-        return JcliChain(
-            config.command_hooks, journal, cwd=workdir, warnings=config.warnings, gate=gate
-        )
+    def runtime(
+        self,
+        config: Config,
+        journal: Journal,
+        approvals: Approvals,
+        gate: Gate,
+        *,
+        restart_crashed: bool = True,
+    ) -> CommandRuntime:
+        return jcli_runtime(config, journal, gate)
 
-    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
+    def answer_of(self, exchange: Exchange) -> dict[str, Any]:
+        return recorded_answer(exchange, shows_stderr=False)
+
+    async def answer_relayed(self, runtime: Runtime | None, relayed: Relayed) -> HookOutput:
+        chain = runtime.chain if isinstance(runtime, CommandRuntime) else None
         if not isinstance(chain, JcliChain):
             return ABSENT
         fired = await chain.fire(
@@ -59,6 +74,12 @@ class JcliHost:
             live=True,
         )
         return jcli_output(fired)
+
+    def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
+        return ABSENT
+
+    def finding(self, code: str, message: str) -> Finding:
+        return finding(code, message)
 
 
 def _holds_hooks(path: Path) -> bool:

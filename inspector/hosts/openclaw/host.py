@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from inspector.config.model import Config
 from inspector.config.openclaw_plugin import MANIFEST, is_plugin_folder, read_plugin
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, OPENCLAW
-from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.openclaw.hook_names import HOOK_NAMES
+from inspector.hosts.openclaw.host_mode import handler_answer
+from inspector.hosts.openclaw.host_mode_findings import finding
 from inspector.hosts.openclaw.install import INSTALLER
+from inspector.hosts.openclaw.relay_answer import relay_output
+from inspector.hosts.openclaw.runtime import OpenClawRuntime
+from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
+from inspector.journal.records import Exchange, Finding
 from inspector.pipeline.gate import Gate
 
 
@@ -19,6 +26,7 @@ class OpenClawHost:
     name = OPENCLAW
     label = LABELS[OPENCLAW]
     runs_commands = False
+    event_field = ""
     counts_skips = False
     installer = INSTALLER
     events: tuple[str, ...] = HOOK_NAMES
@@ -31,13 +39,29 @@ class OpenClawHost:
         plugin = read_plugin(folder)
         return Config((), path=folder, host=OPENCLAW, files=plugin.files, plugin=plugin)
 
-    def command_chain(
-        self, config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
-    ) -> None:
-        return None
+    def runtime(
+        self,
+        config: Config,
+        journal: Journal,
+        approvals: Approvals,
+        gate: Gate,
+        *,
+        restart_crashed: bool = True,
+    ) -> OpenClawRuntime:
+        return OpenClawRuntime(config, journal, approvals, gate)
 
-    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
-        return ABSENT  # its hooks are not commands: no command relay speaks for it
+    def answer_of(self, exchange: Exchange) -> dict[str, Any]:
+        return handler_answer(exchange)
+
+    async def answer_relayed(self, runtime: Runtime | None, relayed: Relayed) -> HookOutput:
+        plugin = runtime.plugin if isinstance(runtime, OpenClawRuntime) else None
+        return await relay_output(plugin, relayed)
+
+    def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
+        return ABSENT
+
+    def finding(self, code: str, message: str) -> Finding:
+        return finding(code, message)
 
 
 HOST = OpenClawHost()

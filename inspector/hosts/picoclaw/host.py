@@ -4,18 +4,25 @@ the engine starts and its pipeline calls (so no command chain)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from inspector.config.files import read_config_text
 from inspector.config.model import Config
 from inspector.config.parse import parse_json
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, PICOCLAW
-from inspector.hosts.host import ABSENT, CommandChain, HookOutput, Relayed
+from inspector.hosts.host import HookOutput, Relayed
 from inspector.hosts.picoclaw.config import read_picoclaw
 from inspector.hosts.picoclaw.install import NOT_INSTALLED
+from inspector.hosts.picoclaw.relay_answer import relay_output, unanswered
+from inspector.hosts.picoclaw.runtime import PicoClawRuntime
+from inspector.hosts.recorded_answer import recorded_answer
+from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
+from inspector.journal.records import Exchange, Finding
 from inspector.pipeline.gate import Gate
 from inspector.protocol.catalogue import METHODS
+from inspector.protocol.findings import finding
 from inspector.protocol.stages import STAGES
 
 
@@ -23,6 +30,7 @@ class PicoClawHost:
     name = PICOCLAW
     label = LABELS[PICOCLAW]
     runs_commands = False
+    event_field = ""
     counts_skips = False
     installer = NOT_INSTALLED  # its config names the relay as a process hook
     # a decision names its stage bare (before_tool), an exchange its method (hook.before_tool)
@@ -35,13 +43,30 @@ class PicoClawHost:
         file = str(path)
         return read_picoclaw(parse_json(file, read_config_text(path, file)), path)
 
-    def command_chain(
-        self, config: Config, journal: Journal, approvals: Approvals, gate: Gate | None = None
-    ) -> CommandChain | None:
-        return None
+    def runtime(
+        self,
+        config: Config,
+        journal: Journal,
+        approvals: Approvals,
+        gate: Gate,
+        *,
+        restart_crashed: bool = True,
+    ) -> PicoClawRuntime:
+        return PicoClawRuntime(config, journal, approvals, gate, restart_crashed=restart_crashed)
 
-    async def answer_relayed(self, chain: CommandChain | None, relayed: Relayed) -> HookOutput:
-        return ABSENT  # its hooks are not commands: no command relay speaks for it
+    def answer_of(self, exchange: Exchange) -> dict[str, Any]:
+        return recorded_answer(exchange, shows_stderr=False)
+
+    async def answer_relayed(self, runtime: Runtime | None, relayed: Relayed) -> HookOutput:
+        if not isinstance(runtime, PicoClawRuntime):
+            return unanswered(relayed, "hook-inspector runs no PicoClaw hooks")
+        return await relay_output(runtime, relayed)
+
+    def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
+        return unanswered(relayed, reason)
+
+    def finding(self, code: str, message: str) -> Finding:
+        return finding(code, message)
 
 
 HOST = PicoClawHost()

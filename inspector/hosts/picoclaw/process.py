@@ -22,6 +22,11 @@ from inspector.hosts.picoclaw.outcome import RpcLine
 from inspector.hosts.picoclaw.templates import hello_params
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
+    EXITED,
+    FAILED,
+    READY,
+    RESTARTING,
+    STARTING,
     STATUS_CANCELLED,
     STATUS_ERROR,
     STATUS_EXITED,
@@ -30,6 +35,8 @@ from inspector.journal.records import (
     STATUS_OK,
     STATUS_PENDING,
     STATUS_TIMEOUT,
+    STOPPED,
+    STOPPING,
     Exchange,
     Finding,
     Lifecycle,
@@ -48,16 +55,6 @@ STABLE_AFTER_S = 10.0  # a run this long resets the restart backoff
 NO_RESTART_NOTE = (
     "PicoClaw never restarts a crashed hook: until a config reload its interceptors are "
     "skipped, its approvals deny and its observers miss events"
-)
-
-STARTING, READY, FAILED, EXITED, RESTARTING, STOPPING, STOPPED = (
-    "starting",
-    "ready",
-    "failed",
-    "exited",
-    "restarting",
-    "stopping",
-    "stopped",
 )
 
 

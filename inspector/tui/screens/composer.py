@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,16 +15,9 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Label, Select, TextArea
 
-from inspector.hosts.picoclaw import templates
-from inspector.hosts.picoclaw.decode import typed_params
-from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
-from inspector.protocol import stages
-from inspector.protocol.catalogue import METHODS
+from inspector.hosts.runtime import ComposerOffer
 from inspector.safe_text import json_dumps, one_line, shown
 
-REQUEST_METHODS = [name for name, spec in METHODS.items() if spec.kind == "request"]
-# A runtime event goes to every observer that takes its kind, as the host sends it.
-OFFERED_METHODS = [*REQUEST_METHODS, stages.RUNTIME_EVENT]
 COMPOSE_TITLE = "Compose request"
 
 # Below this size every keystroke is validated at once; above it, after a short pause in typing.
@@ -113,22 +105,21 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
 
     def __init__(
         self,
-        hooks: list[str],
-        methods: list[str] | None = None,
+        offer: ComposerOffer,
         initial: ComposeRequest | None = None,
-        template: Callable[[str], dict[str, Any]] = templates.template,
-        pipeline_methods: Collection[str] = (*stages.STAGE_FOR_METHOD, stages.RUNTIME_EVENT),
         title: str = COMPOSE_TITLE,
     ) -> None:
+        """`offer`: what the session's host lets a person compose (its runtime says)."""
         super().__init__()
         self._title = title
-        self._hooks = hooks
-        self._pipeline_methods = frozenset(pipeline_methods)
-        self._methods = list(methods or OFFERED_METHODS)
+        self._offer = offer
+        self._hooks = offer.hooks
+        self._pipeline_methods = frozenset(offer.chain_methods)
+        self._methods = list(offer.methods)
         if initial is not None and initial.method not in self._methods:
             self._methods.insert(0, initial.method)
         self._initial = initial
-        self._template = template
+        self._template = offer.template
         self._template_text: str | None = None  # the last template put in the editor
         self._validate_timer: Timer | None = None
         self._blocked = False
@@ -196,14 +187,10 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
             and method not in self._pipeline_methods
         ):
             return f"the whole pipeline does not take {one_line(method)}"
-        if isinstance(parsed, dict) and method == stages.RUNTIME_EVENT and self._target():
-            return "a runtime event goes to every observer of its kind: choose whole pipeline"
-        stage = stages.STAGE_FOR_METHOD.get(method)
-        if isinstance(parsed, dict) and stage is not None:
-            try:
-                typed_params(stage, parsed)
-            except GoDecodeError as error:
-                return f"PicoClaw's structs cannot hold these params: {one_line(str(error))}"
+        if isinstance(parsed, dict):
+            refused = self._offer.refuses(self._target(), method, parsed)
+            if refused is not None:
+                return refused
         return parsed
 
     def _validate(self) -> None:

@@ -8,17 +8,8 @@ from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
 
-from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
-from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Input, Static, TabbedContent, TabPane, TextArea
-
-from inspector.bridge.deadline import deadline_summary
 from inspector.host_names import host_label
+from inspector.hosts.deadline import deadline_summary
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
 from inspector.protocol.stages import RESULT_KEY, STAGE_FOR_METHOD
@@ -29,6 +20,14 @@ from inspector.tui.widgets.json_view import MAX_LINES, capped, leading, pretty_l
 from inspector.tui.widgets.record_list import REFRESH_S, clock
 from inspector.tui.widgets.styles import BOLD, DIM, VERDICT_STYLE, severity_style
 from inspector.tui.widgets.text_search import find_next
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Input, Static, TabbedContent, TabPane, TextArea
 
 TITLES = {
     "request": "Request",

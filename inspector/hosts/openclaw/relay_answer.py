@@ -11,9 +11,11 @@ changed in a held call (params, content) goes back too, unless a hook answered o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from inspector.hosts.host import HookOutput, Relayed
 from inspector.hosts.openclaw.host_mode_merge import (
     APPROVAL,
     BEFORE_TOOL_CALL,
@@ -26,6 +28,59 @@ from inspector.hosts.openclaw.host_mode_merge import (
 JSONObject = dict[str, Any]
 CONTINUE = "continue"
 MODIFY = "modify"
+# The event field a person may edit in a held call, by hook, which the hook's result can carry.
+EDITABLE = {BEFORE_TOOL_CALL: "params", MESSAGE_SENDING: "content"}
+EDITABLE_TYPE: dict[str, type] = {"params": dict, "content": str}
+
+
+class PluginHooks(Protocol):
+    """The session's own OpenClaw plugin, as far as answering a relayed call needs it."""
+
+    def handlers(self, hook_name: str) -> Sequence[object]: ...
+
+    async def fire(
+        self,
+        hook_name: str,
+        event: JSONObject,
+        ctx: JSONObject | None = None,
+        *,
+        source: str,
+        turn: str | None = None,
+        answer_by: float | None = None,
+    ) -> Merge: ...
+
+
+async def relay_output(plugin: PluginHooks | None, relayed: Relayed) -> HookOutput:
+    """A live Gateway's call, answered by the session's own plugin (None: it has none) and by
+    what a person changed while it was held."""
+    hook, request = relayed.event, relayed.payload
+    merge = None
+    if plugin is not None and plugin.handlers(hook):
+        merge = await plugin.fire(
+            hook,
+            _object(request.get("event")),
+            _object(request.get("ctx")),
+            source=relayed.source,
+            answer_by=relayed.ask_by,
+        )
+    edit = _edit(hook, relayed.sent, request) if relayed.sent is not None else {}
+    answered = answer(hook, merge, edit)
+    return HookOutput(action=answered.action, result=answered.result)
+
+
+def _edit(hook: str, sent: JSONObject, edited: JSONObject) -> JSONObject:
+    """What a person's edit of a held call changes, as result fields OpenClaw reads: a
+    before_tool_call's params, a message_sending's content ({} when neither changed)."""
+    field = EDITABLE.get(hook)
+    if field is None:
+        return {}
+    before = _object(sent.get("event")).get(field)
+    after = _object(edited.get("event")).get(field)
+    return {field: after} if after != before and isinstance(after, EDITABLE_TYPE[field]) else {}
+
+
+def _object(value: Any) -> JSONObject:
+    return value if isinstance(value, dict) else {}
 
 
 @dataclass(frozen=True)

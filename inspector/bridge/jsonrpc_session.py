@@ -16,15 +16,15 @@ import re
 import select
 import socket
 import time
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from inspector.bridge import answers
-from inspector.bridge.deadline import CallDeadline, ChainOutcome, answer_relayed
 from inspector.bridge.greeting import Greeting
 from inspector.bridge.lent_stdin import LentStdin
 from inspector.host_names import PICOCLAW
-from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
+from inspector.hosts.deadline import CallDeadline
+from inspector.hosts.host import HookOutput, Relayed
+from inspector.hosts.registry import host_named
+from inspector.hosts.runtime import Runtime
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_ERROR,
@@ -34,7 +34,7 @@ from inspector.journal.records import (
     Lifecycle,
     Noise,
 )
-from inspector.pipeline.after_answer import after_answer, answer_first
+from inspector.pipeline.after_answer import answer_first
 from inspector.protocol.framing import Line, LineSplitter
 from inspector.protocol.jsonrpc import go_json
 from inspector.protocol.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD
@@ -89,7 +89,7 @@ class RelaySession:
         self._hello = greeting.hello  # given back with the stdin, for the relay's next greeting
         self._max_line = max_line
         self._calls: dict[asyncio.Task[None], CallDeadline | None] = {}
-        self._events: set[asyncio.Task[None]] = set()
+        self._events: set[asyncio.Task[object]] = set()
         self._stopping = False
         self._answered_on_stop = 0
         self._done = asyncio.Event()
@@ -245,12 +245,11 @@ class RelaySession:
         if message.get("id") is None:
             self._notification(line, message)
             return
-        stage = STAGE_FOR_METHOD.get(message["method"])
         deadline = None
-        if stage is not None:
+        if message["method"] in STAGE_FOR_METHOD:
             kind = deadline_kind(message["method"])
             deadline = CallDeadline(self.greeting.deadlines_ms[kind], kind, received, self.label)
-        task = asyncio.create_task(self._call(message, text, stage, deadline, received))
+        task = asyncio.create_task(self._call(message, text, deadline, received))
         self._calls[task] = deadline
         task.add_done_callback(self._calls.pop)
 
@@ -260,7 +259,8 @@ class RelaySession:
             problem = f"notification {message['method']!r}: PicoClaw sends only {RUNTIME_EVENT}"
             self._noise(line, "relay-unknown-notification", problem)
             return
-        task = asyncio.create_task(self.engine.pipeline.emit_event(params, source=self.source))
+        runtime = self._runtime()
+        task = asyncio.create_task(runtime.fire(RUNTIME_EVENT, params, source=self.source))
         self._events.add(task)
         task.add_done_callback(self._events.discard)
 
@@ -275,8 +275,8 @@ class RelaySession:
         self.engine.journal.add_findings(
             exchange, Finding("relay-line-too-long", "warning", problem)
         )
-        stage = STAGE_FOR_METHOD.get(method)
-        self._send(exchange, answers.fallback_answer(rpc_id, stage, problem), received)
+        request = {"id": rpc_id, "method": method}
+        self._send(exchange, self._unanswered(request, problem), received)
 
     def _noise(self, line: Line, code: str, problem: str) -> None:
         self.engine.journal.append(
@@ -296,22 +296,20 @@ class RelaySession:
         self,
         message: dict[str, Any],
         text: str,
-        stage: str | None,
         deadline: CallDeadline | None,
         received: float,
     ) -> None:
         exchange = self._record_request(message["method"], message["id"], message, text)
         with answer_first() as answered:
             try:
-                answer = await self._answer(exchange, message, stage, deadline)
+                answer = await self._answer(exchange, message, deadline)
             except asyncio.CancelledError:
                 if not self._stopping:
                     self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
                     raise
                 stopped = Finding("inspector-stopped", "warning", STOPPED_REASON)
                 self.engine.journal.add_findings(exchange, stopped)
-                fallback = answers.fallback_answer(message["id"], stage, STOPPED_REASON)
-                self._send(exchange, fallback, received)
+                self._send(exchange, self._unanswered(message, STOPPED_REASON), received)
                 return
             sent = self._send(exchange, answer, received)
             answered()
@@ -320,48 +318,26 @@ class RelaySession:
                 await self._link.drain()
 
     async def _answer(
-        self,
-        exchange: Exchange,
-        message: dict[str, Any],
-        stage: str | None,
-        deadline: CallDeadline | None,
-    ) -> dict[str, Any]:
-        rpc_id, params = message["id"], message.get("params")
-        if message["method"] == HELLO:
-            return answers.reply(rpc_id, answers.HELLO_RESULT)
-        if stage is None or deadline is None:
-            return answers.error_reply(rpc_id, answers.METHOD_NOT_FOUND, "method not found")
-        if not isinstance(params, dict):
-            return answers.error_reply(rpc_id, answers.INVALID_PARAMS, "params is not an object")
-        try:
-            outcome = await answer_relayed(
-                self.engine,
-                message["method"],
-                params,
-                source=self.source,
-                deadline=deadline,
-                turn=exchange.turn,
-            )
-        except (
-            GoDecodeError
-        ) as error:  # PicoClaw sends only what its structs hold; a stand-in may not
-            reason = f"params PicoClaw's structs cannot hold: {error}"
-            return answers.error_reply(rpc_id, answers.INVALID_PARAMS, reason)
-        answer, found = answers.stage_reply(rpc_id, stage, outcome)
-        after_answer(partial(self._settle, exchange, deadline, outcome, found))
-        return answer
+        self, exchange: Exchange, message: dict[str, Any], deadline: CallDeadline | None
+    ) -> HookOutput:
+        relayed = Relayed(
+            message["method"],
+            message,
+            self.source,
+            deadline=deadline,
+            call=exchange,
+            turn=exchange.turn,
+        )
+        return await host_named(PICOCLAW).answer_relayed(self._runtime(), relayed)
 
-    def _settle(
-        self,
-        exchange: Exchange,
-        deadline: CallDeadline,
-        outcome: ChainOutcome,
-        found: list[Finding],
-    ) -> None:
-        """How the call spent the agent's deadline, and what its answer was found to be."""
-        settled = deadline.settled(outcome)
-        findings = [*exchange.findings, *settled.pop("findings"), *found]
-        self.engine.journal.amend(exchange, **settled, findings=findings)
+    def _unanswered(self, request: dict[str, Any], reason: str) -> HookOutput:
+        relayed = Relayed(str(request.get("method", "")), request, self.source)
+        return host_named(PICOCLAW).unanswered(relayed, reason)
+
+    def _runtime(self) -> Runtime:
+        """The session's PicoClaw hooks; none when it runs another host's, so the relayed calls
+        still meet the intercept and are journalled."""
+        return self.engine.runtime_of(PICOCLAW)
 
     def _record_request(
         self,
@@ -383,8 +359,9 @@ class RelaySession:
             )
         )
 
-    def _send(self, exchange: Exchange, answer: dict[str, Any], received: float) -> bool:
+    def _send(self, exchange: Exchange, output: HookOutput, received: float) -> bool:
         """Write the answer and record it; False when the relay is already gone."""
+        answer = output.result or {}
         if self._link.is_closing():
             self._finish(exchange, received, STATUS_CANCELLED, "the relay hung up first")
             return False
@@ -396,7 +373,7 @@ class RelaySession:
         if isinstance(error, dict):
             status, why, action = STATUS_ERROR, str(error.get("message")), exchange.action
         else:
-            status, why, action = STATUS_OK, None, answers.action_of(answer["result"]) or None
+            status, why, action = STATUS_OK, None, output.action or None
         self._finish(
             exchange, received, status, why, response=answer, raw_response=text, action=action
         )

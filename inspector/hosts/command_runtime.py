@@ -1,0 +1,179 @@
+"""The runtime of a host whose hooks are commands (j-cli, Claude Code): one process per call, so
+nothing to start or stop; a session is the host's chain over the config's hooks, rebuilt when
+the config changes. Each such host gives the chain; everything else is the same for all."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import replace
+from typing import Any
+
+from inspector.config.model import CommandHookSpec, Config
+from inspector.hooks.command_hook import CommandHook
+from inspector.hosts.host import CommandChain
+from inspector.hosts.probe import HookReport
+from inspector.hosts.runtime import ComposerOffer, Reapplied, TurnRunner, Unreplayable
+from inspector.journal.journal import Journal
+from inspector.journal.records import Exchange
+from inspector.pipeline.gate import Gate, GatedCommandHook
+
+# The chain over a config's command hooks, its runs held at `gate` (None: never held).
+ChainMaker = Callable[[Config, Gate | None], CommandChain]
+
+_NAME_LIST = re.compile(r"[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*")  # Bash, Edit|Write
+
+
+class CommandRuntime:
+    def __init__(
+        self, host_name: str, config: Config, journal: Journal, gate: Gate, chain: ChainMaker
+    ) -> None:
+        self._host_name = host_name
+        self.config = config
+        self.journal = journal
+        self.gate = gate
+        self._make_chain = chain
+        self.chain = chain(config, gate)
+        self._reports: list[HookReport] = []
+
+    @property
+    def host_name(self) -> str:
+        return self._host_name
+
+    async def start(self) -> None:
+        return None  # a command hook runs when an event fires, not before
+
+    async def stop(self) -> None:
+        return None
+
+    async def apply(self, config: Config, changed_hooks: Collection[str]) -> Reapplied:
+        """A new chain is all a reload needs; hooks whose spec or script changed count as
+        restarted."""
+        before = {hook.name: hook.spec for hook in self.hooks()}
+        self.config = config
+        self.chain = self._make_chain(config, self.gate)
+        after = {hook.name: hook.spec for hook in self.hooks()}
+        changed = {name for name in after if name in before and before[name] != after[name]}
+        restarted = sorted(changed | (set(changed_hooks) & before.keys() & after.keys()))
+        return Reapplied(
+            added=sorted(after.keys() - before.keys()),
+            removed=sorted(before.keys() - after.keys()),
+            restarted=restarted,
+            unchanged=sorted(after.keys() & before.keys() - set(restarted)),
+        )
+
+    def hooks(self) -> list[CommandHook]:
+        return self.chain.hook_list()
+
+    def hook_names(self) -> list[str]:
+        return sorted({hook.name for hook in self.hooks()})
+
+    def composer(self) -> ComposerOffer:
+        """An event and its stdin context, not a JSON-RPC method."""
+        events = sorted({hook.spec.event for hook in self.hooks()})
+        return ComposerOffer(
+            hooks=self.hook_names(),
+            methods=events,
+            template=self.chain.context_template,
+            chain_methods=events,
+            refuses=lambda _hook, _event, _context: None,
+        )
+
+    def _hook(self, name: str, event: str) -> CommandHook | None:
+        return next((h for h in self.hooks() if h.name == name and h.spec.event == event), None)
+
+    async def send(self, hook: str, method: str, params: Any, *, source: str) -> Exchange:
+        command = self._hook(hook, method)
+        if command is None:
+            raise KeyError(f"no command hook {hook!r} on {method}")
+        exchange, _run = await GatedCommandHook(command, self.gate, in_chain=False).call(
+            params, source=source
+        )
+        return exchange
+
+    async def fire(self, method: str, params: dict[str, Any], *, source: str) -> object:
+        return await self.chain.fire(method, params, source=source)
+
+    async def settle(self) -> None:
+        return None  # every run is awaited by the event that fired it
+
+    def turn_runner(self) -> TurnRunner:
+        return self.chain.turn_runner()
+
+    def unreplayable(self, recorded: Exchange) -> Unreplayable | None:
+        if self._hook(recorded.hook, recorded.method) is not None:
+            return None
+        if recorded.by_command:
+            note = f"no command hook {recorded.hook!r} on {recorded.method} in the config"
+        else:
+            note = f"no hook {recorded.hook!r} in the config"
+        return Unreplayable("missing hook", note)
+
+    def run_failed(self, exchange: Exchange) -> bool:
+        return self.chain.run_failed(exchange)
+
+    def one_liner(self, exchange: Exchange) -> str | None:
+        """The same stdin into the same command, through its shell."""
+        hook = next((h for h in self.hooks() if h.name == exchange.hook), None)
+        if hook is None or exchange.raw_request is None:
+            return None
+        run = " ".join(shlex.quote(part) for part in (*hook.shell, hook.spec.command))
+        prefix = f"cd {shlex.quote(hook.cwd)} && " if hook.cwd else ""
+        return f"{prefix}printf '%s' {shlex.quote(exchange.raw_request)} | {run}"
+
+    # ---- check -----------------------------------------------------------------------------
+
+    async def probe(self, source: str) -> None:
+        """Each hook once per event it listens to, in a chain of its own: in the full chain an
+        earlier j-cli hook's stop or skip would keep it from running, and Claude Code runs
+        identical commands once."""
+        by_name: dict[str, list[CommandHookSpec]] = {}
+        for hook in self.hooks():  # a j-cli hook may listen to several events
+            by_name.setdefault(hook.name, []).append(hook.spec)
+        self._reports = [await self._probe(specs, source) for specs in by_name.values()]
+
+    def reports(self) -> list[HookReport]:
+        return self._reports
+
+    async def _probe(self, specs: list[CommandHookSpec], source: str) -> HookReport:
+        name = specs[0].name
+        alone = self._make_chain(replace(self.config, hooks=tuple(specs)), None)
+        report = HookReport(name, self.journal.host, [spec.event for spec in specs], "events")
+        for spec in specs:
+            start = len(self.journal.records)
+            context = _fitting(alone.context_template(spec.event), spec)
+            await alone.fire(spec.event, context, source=source)
+            runs = [
+                record
+                for record in self.journal.records[start:]
+                if isinstance(record, Exchange) and record.hook == name
+            ]
+            if runs:
+                report.probed.append(spec.event)
+            else:
+                report.not_probed[spec.event] = "its filter takes none of the sample tools"
+            report.records += runs
+            report.failed += [run for run in runs if alone.run_failed(run)]
+        return report
+
+
+def _fitting(context: dict[str, Any], spec: CommandHookSpec) -> dict[str, Any]:
+    """The event's context with a tool and a model the hook's filter lets through."""
+    fitted = dict(context)
+    names = _tool_names(spec)
+    if "tool_name" in fitted and names:
+        fitted["tool_name"] = names[0]
+    model = fitted.get("model")
+    if spec.model_prefix is not None and isinstance(model, str):
+        fitted["model"] = model if model.startswith(spec.model_prefix) else spec.model_prefix
+    return fitted
+
+
+def _tool_names(spec: CommandHookSpec) -> list[str]:
+    """The tool names a filter lists; none for a filter that takes every tool or a pattern."""
+    listed: Iterable[str | None] = (spec.tool_name, spec.tool_matcher, spec.matcher)
+    for names in listed:
+        if names is not None and _NAME_LIST.fullmatch(names.replace(" ", "")):
+            return names.replace(" ", "").split("|")
+    return []
