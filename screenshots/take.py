@@ -40,7 +40,7 @@ from inspector.demo import DEMO_CONFIG, DEMO_FOLDER, DEMO_SCENARIO, EXAMPLES
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
 from inspector.hosts.openclaw import BRIDGE_PLUGIN_FOLDER
-from inspector.hosts.openclaw.host_mode_harness import Harness
+from inspector.hosts.openclaw.node_harness import Harness
 from inspector.journal.journal import Journal
 from inspector.relay.command_wire import INSIDE_INSPECTOR
 from inspector.tui.app import InspectorApp, Session

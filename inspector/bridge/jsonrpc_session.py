@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.bridge.greeting import Greeting
 from inspector.bridge.lent_stdin import LentStdin
 from inspector.host_names import PICOCLAW
+from inspector.hosts.after_answer import answer_first
 from inspector.hosts.deadline import CallDeadline
 from inspector.hosts.host import HookOutput, Relayed
 from inspector.hosts.registry import host_named
@@ -34,7 +35,6 @@ from inspector.journal.records import (
     Lifecycle,
     Noise,
 )
-from inspector.pipeline.after_answer import answer_first
 from inspector.protocol.framing import Line, LineSplitter
 from inspector.protocol.jsonrpc import go_json
 from inspector.protocol.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD

@@ -33,7 +33,7 @@ from typing import Any
 
 from inspector.config.model import Config, Defaults, HookSpec
 from inspector.engine import Engine
-from inspector.hosts.picoclaw.pipeline import OBSERVER_QUEUE, Pipeline
+from inspector.hosts.picoclaw.chain import OBSERVER_QUEUE, Pipeline
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event
 from inspector.protocol.stages import RUNTIME_EVENT
@@ -146,7 +146,7 @@ async def with_ui(events: Sequence[JSONObject], settings: Path) -> Row:
         base, measured = await take_turns(
             events,
             emitting(quiet_pipeline(), YIELD_EVERY),
-            emitting(engine.pipeline, YIELD_EVERY),
+            emitting(engine.runtime.pipeline, YIELD_EVERY),
             catch_up,
         )
         shown = len(stream.rows)
@@ -180,7 +180,7 @@ async def with_observer(events: Sequence[JSONObject]) -> Row:
     bare = BareObserver()
     async with Engine(Config(hooks=(spec,))) as engine:
         await bare.start()
-        pipeline = engine.pipeline
+        pipeline = engine.runtime.pipeline
 
         async def emit(chunk: Sequence[JSONObject]) -> None:
             for start in range(0, len(chunk), OBSERVER_QUEUE):

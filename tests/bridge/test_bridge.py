@@ -35,6 +35,7 @@ from inspector.bridge.listener import (
 from inspector.config.model import HookSpec, TimeoutBehaviour
 from inspector.engine import Engine
 from inspector.hooks.approvals import Verdict
+from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,
@@ -45,7 +46,6 @@ from inspector.journal.records import (
     Lifecycle,
     Noise,
 )
-from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import METHOD_FOR_STAGE, RESULT_KEY
 from inspector.relay import wire
 from tests.support.fake_agent import FakeAgent, go_json

@@ -12,8 +12,8 @@ import pytest
 
 from inspector.cli.main import main
 from inspector.config.openclaw_plugin import read_plugin
-from inspector.hosts.openclaw.hook_names import HOOK_NAMES
-from inspector.hosts.openclaw.host_mode import DECISION_HOOKS
+from inspector.hosts.openclaw.chain import DECISION_HOOKS
+from inspector.hosts.openclaw.events import HOOK_NAMES
 from inspector.hosts.openclaw.install import PLUGIN_FOLDER, PLUGIN_ID
 
 # A config as people keep it: CRLF, odd spacing, their own plugins and an allow list.
@@ -130,7 +130,7 @@ def test_the_installed_folder_is_a_plugin_openclaw_can_load() -> None:
 
 def test_the_plugin_follows_every_hook_of_the_catalogue_once() -> None:
     """index.js lists OpenClaw's hooks itself (it cannot import Python): the same names as
-    inspector/hosts/openclaw/hook_names.py, each either waited for or only sent."""
+    inspector/hosts/openclaw/events.py, each either waited for or only sent."""
     source = (PLUGIN_FOLDER / "index.js").read_text()
     lists = {
         name: re.findall(r'"([a-z_]+)"', re.search(rf"const {name} = [^;]*;", source, re.S)[0])

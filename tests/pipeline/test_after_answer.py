@@ -1,10 +1,10 @@
-"""Bookkeeping put off until the agent has its answer (inspector.pipeline.after_answer)."""
+"""Bookkeeping put off until the agent has its answer (inspector.hosts.after_answer)."""
 
 from __future__ import annotations
 
 import asyncio
 
-from inspector.pipeline.after_answer import after_answer, answer_first, catch_up
+from inspector.hosts.after_answer import after_answer, answer_first, catch_up
 
 
 def test_outside_a_relayed_call_work_runs_at_once() -> None:

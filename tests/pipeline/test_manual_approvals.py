@@ -13,8 +13,8 @@ from inspector.config.model import HookSpec, TimeoutBehaviour
 from inspector.engine import Engine
 from inspector.hooks.approvals import ApprovalPrompt, EarlierAnswer, Verdict
 from inspector.hooks.severity import severity_of
+from inspector.hosts.picoclaw.results import ApprovalResult
 from inspector.journal.records import Decision, Exchange, Lifecycle
-from inspector.pipeline.results import ApprovalResult
 from tests.support.recorded import recorded_lines
 from tests.support.scripted import config_of, scripted
 from tests.support.waiting import wait_for

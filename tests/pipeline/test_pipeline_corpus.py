@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from inspector.engine import Engine
-from inspector.pipeline.results import ApprovalResult
+from inspector.hosts.picoclaw.results import ApprovalResult
 from tests.support.paths import DATA
 from tests.support.scripted import config_of, scripted
 

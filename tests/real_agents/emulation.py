@@ -11,8 +11,8 @@ from typing import Any
 from fake_anthropic import Reply, ToolCall
 
 from inspector.hooks.approvals import Approvals
+from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.config import read_claude
-from inspector.hosts.claude.hooks import ClaudeHooks
 from inspector.hosts.claude.turn import ClaudeTurnOutcome, ClaudeTurnRunner
 from inspector.journal.journal import Journal
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn

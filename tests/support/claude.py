@@ -12,7 +12,7 @@ from typing import Any
 
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.approvals import Approvals, Verdict
-from inspector.hosts.claude.hooks import ClaudeHooks
+from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.journal.journal import Journal
 from tests.support.paths import HOOKS
 

@@ -13,7 +13,7 @@ from typing import Any
 from inspector.bridge.listener import Listener
 from inspector.config.openclaw_plugin import read_plugin
 from inspector.engine import Engine
-from inspector.hosts.openclaw.host_mode_harness import Harness, Registration
+from inspector.hosts.openclaw.node_harness import Harness, Registration
 from inspector.journal.journal import Journal
 from tests.support.paths import HOOKS, HOSTS
 

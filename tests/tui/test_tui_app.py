@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, OptionList, Select, Static, TextArea
 
 from inspector.config.model import HookSpec
+from inspector.hosts.picoclaw.results import ApprovalResult
 from inspector.journal.records import Decision, Exchange
-from inspector.pipeline.results import ApprovalResult
 from inspector.tui.app import REFRESH_S, InspectorApp
 from inspector.tui.launch import build_session
 from inspector.tui.screens.approval import ApprovalScreen

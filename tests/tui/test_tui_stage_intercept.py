@@ -15,8 +15,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.journal.records import Decision, Exchange
-from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.exchange_list import ExchangeList
 from tests.support.recorded import recorded_lines

@@ -9,10 +9,10 @@ from typing import Any
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import CLAUDE, LABELS
+from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.config import CLAUDE_DIR, read_claude
 from inspector.hosts.claude.events import EVENTS
 from inspector.hosts.claude.findings import finding
-from inspector.hosts.claude.hooks import ClaudeHooks
 from inspector.hosts.claude.install import INSTALLER
 from inspector.hosts.claude.outcome import EventOutcome
 from inspector.hosts.claude.relay_answer import claude_output, edited_input

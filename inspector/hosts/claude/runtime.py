@@ -6,7 +6,7 @@ from __future__ import annotations
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import CLAUDE
-from inspector.hosts.claude.hooks import ClaudeHooks
+from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.command_runtime import CommandRuntime
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate

@@ -38,7 +38,7 @@ from inspector.hosts.claude.events import (
 )
 from inspector.hosts.claude.events import STOP as STOP_EVENT
 from inspector.hosts.claude.outcome import EventOutcome
-from inspector.hosts.claude.session import (
+from inspector.hosts.claude.templates import (
     MESSAGE_DISPLAY,
     POST_TOOL_BATCH,
     SESSION_END,

@@ -8,7 +8,7 @@ from typing import Literal
 
 from inspector.hooks.approvals import DENY, TIMEOUT, ApprovalPrompt, Approvals, Resolution
 from inspector.hooks.severity import severity_of
-from inspector.hosts.openclaw.host_mode import ApprovalAnswer, ApprovalRequest
+from inspector.hosts.openclaw.chain import ApprovalAnswer, ApprovalRequest
 
 
 class PromptApprover:

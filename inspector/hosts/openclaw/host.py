@@ -10,9 +10,9 @@ from inspector.config.openclaw_plugin import MANIFEST, is_plugin_folder, read_pl
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, OPENCLAW
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
-from inspector.hosts.openclaw.hook_names import HOOK_NAMES
-from inspector.hosts.openclaw.host_mode import handler_answer
-from inspector.hosts.openclaw.host_mode_findings import finding
+from inspector.hosts.openclaw.chain import handler_answer
+from inspector.hosts.openclaw.events import HOOK_NAMES
+from inspector.hosts.openclaw.findings import finding
 from inspector.hosts.openclaw.install import INSTALLER
 from inspector.hosts.openclaw.relay_answer import relay_output
 from inspector.hosts.openclaw.runtime import OpenClawRuntime

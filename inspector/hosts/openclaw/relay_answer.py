@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from inspector.hosts.host import HookOutput, Relayed
-from inspector.hosts.openclaw.host_mode_merge import (
+from inspector.hosts.openclaw.merge import (
     APPROVAL,
     BEFORE_TOOL_CALL,
     BLOCK,

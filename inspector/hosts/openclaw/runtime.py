@@ -10,9 +10,9 @@ from typing import Any
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.openclaw.approvals import PromptApprover
-from inspector.hosts.openclaw.host_mode import OpenClawPlugin
-from inspector.hosts.openclaw.host_mode_samples import sample
-from inspector.hosts.openclaw.host_mode_turn import OpenClawTurnRunner
+from inspector.hosts.openclaw.chain import OpenClawPlugin
+from inspector.hosts.openclaw.templates import sample
+from inspector.hosts.openclaw.turn import OpenClawTurnRunner
 from inspector.hosts.probe import HookReport
 from inspector.hosts.runtime import ComposerOffer, Reapplied, Unreplayable
 from inspector.journal.journal import Journal

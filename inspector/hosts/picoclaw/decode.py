@@ -7,8 +7,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from inspector.hosts.picoclaw.answer_findings import findings_for, mount_findings
 from inspector.hosts.picoclaw.clone import clone, guard_before_llm
+from inspector.hosts.picoclaw.findings import findings_for, mount_findings
 from inspector.hosts.picoclaw.gojson.decode import GoDecodeError, decode_node, unmarshal
 from inspector.hosts.picoclaw.gojson.fast_decode import NotPlain, decode_plain, read_plain
 from inspector.hosts.picoclaw.gojson.schemas import (

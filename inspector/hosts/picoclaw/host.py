@@ -13,6 +13,7 @@ from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, PICOCLAW
 from inspector.hosts.host import HookOutput, Relayed
 from inspector.hosts.picoclaw.config import read_picoclaw
+from inspector.hosts.picoclaw.events import EVENTS
 from inspector.hosts.picoclaw.install import NOT_INSTALLED
 from inspector.hosts.picoclaw.relay_answer import relay_output, unanswered
 from inspector.hosts.picoclaw.runtime import PicoClawRuntime
@@ -21,9 +22,7 @@ from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Finding
 from inspector.pipeline.gate import Gate
-from inspector.protocol.catalogue import METHODS
 from inspector.protocol.findings import finding
-from inspector.protocol.stages import STAGES
 
 
 class PicoClawHost:
@@ -33,8 +32,7 @@ class PicoClawHost:
     event_field = ""
     counts_skips = False
     installer = NOT_INSTALLED  # its config names the relay as a process hook
-    # a decision names its stage bare (before_tool), an exchange its method (hook.before_tool)
-    events: tuple[str, ...] = (*METHODS, *STAGES)
+    events: tuple[str, ...] = EVENTS
 
     def recognises(self, path: Path) -> bool:
         return path.suffix.lower() == ".json" and not path.is_dir()

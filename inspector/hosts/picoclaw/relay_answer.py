@@ -12,21 +12,21 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from inspector.hosts.after_answer import after_answer
 from inspector.hosts.deadline import FALLBACK, CallDeadline
 from inspector.hosts.host import HookOutput, Relayed
 from inspector.hosts.picoclaw.answers import verdict_label
+from inspector.hosts.picoclaw.chain import Pipeline
 from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
-from inspector.hosts.picoclaw.pipeline import Pipeline
 from inspector.hosts.picoclaw.relay_deadline import ChainOutcome, DeadlineHook, within_deadline
+from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.hosts.picoclaw.runtime import PicoClawRuntime
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     Exchange,
     Finding,
 )
-from inspector.pipeline.after_answer import after_answer
 from inspector.pipeline.gate import GatedHook
-from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.findings import finding
 from inspector.protocol.framing import PICOCLAW_MAX_LINE
 from inspector.protocol.jsonrpc import JSONRPC_VERSION, go_json

@@ -13,6 +13,7 @@ from inspector.hosts.deadline import CALL_DEADLINE, DEADLINE_CODE, FALLBACK, Cal
 from inspector.hosts.picoclaw.answers import DENIED
 from inspector.hosts.picoclaw.kinder_than_picoclaw import kinder_findings
 from inspector.hosts.picoclaw.process import ProcessHook
+from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -24,7 +25,6 @@ from inspector.journal.records import (
     Record,
 )
 from inspector.pipeline.hook import Hook
-from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.stages import CONTINUE
 
 ChainOutcome = StageResult | ApprovalResult

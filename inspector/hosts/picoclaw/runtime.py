@@ -12,12 +12,12 @@ from typing import Any
 
 from inspector.config.model import Config, HookSpec
 from inspector.hooks.approvals import Approvals
-from inspector.hooks.manual import ManualHook
 from inspector.hosts.picoclaw import templates
 from inspector.hosts.picoclaw.answers import settle_answer
+from inspector.hosts.picoclaw.chain import Pipeline
 from inspector.hosts.picoclaw.decode import typed_params
 from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
-from inspector.hosts.picoclaw.pipeline import Pipeline
+from inspector.hosts.picoclaw.manual import ManualHook
 from inspector.hosts.picoclaw.process import ProcessHook
 from inspector.hosts.picoclaw.turn import TurnRunner
 from inspector.hosts.probe import HookReport

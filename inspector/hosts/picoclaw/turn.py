@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from inspector.hosts.picoclaw import templates
-from inspector.pipeline.results import ApprovalResult, StageResult
+from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.protocol.stages import ABORT_TURN, DENY_TOOL, HARD_ABORT, RESPOND
 from inspector.scenario import DEFAULT_RESULT, Round, Scenario, ScriptedCall, Turn
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from inspector.hooks.approvals import Verdict
+from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.events import matches
-from inspector.hosts.claude.hooks import ClaudeHooks
 from inspector.hosts.claude.outcome import EventOutcome
 from inspector.journal.records import Decision, Exchange
 from tests.support.claude import (

@@ -12,8 +12,8 @@ from typing import Any
 
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.approvals import Approvals, Verdict
+from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.config import read_claude
-from inspector.hosts.claude.hooks import ClaudeHooks
 from inspector.hosts.claude.turn import ClaudeTurnOutcome, ClaudeTurnRunner
 from inspector.journal.journal import Journal
 from inspector.scenario import load_scenario, parse_scenario

@@ -16,9 +16,9 @@ from inspector.config.errors import ConfigError
 from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, DENY, Verdict
 from inspector.hosts.load import load_config
-from inspector.hosts.openclaw.host_mode import NO_ROUTE
-from inspector.hosts.openclaw.host_mode_merge import HOOK_FAILED
-from inspector.hosts.openclaw.host_mode_turn import NOT_DELIVERED, OpenClawTurnOutcome
+from inspector.hosts.openclaw.chain import NO_ROUTE
+from inspector.hosts.openclaw.merge import HOOK_FAILED
+from inspector.hosts.openclaw.turn import NOT_DELIVERED, OpenClawTurnOutcome
 from inspector.journal.records import (
     Decision,
     Event,

@@ -14,7 +14,7 @@ from inspector.hosts.picoclaw.decode import typed_params
 from inspector.hosts.picoclaw.gojson.encode import marshal
 from inspector.hosts.picoclaw.gojson.schemas import PARAMS
 from inspector.hosts.picoclaw.process import ProcessHook
-from inspector.pipeline.results import ApprovalResult, StageResult
+from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from tests.support.corpus_cases import CASES, Case, shared_config
 
 STAGE_ID = 2  # PicoClaw's per-process id counter: hello is 1

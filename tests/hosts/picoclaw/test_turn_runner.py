@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from inspector.hosts.picoclaw import templates
+from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.hosts.picoclaw.turn import ABORTED, COMPLETED, ERROR, TurnRunner
-from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.scenario import Scenario, parse_scenario
 
 Answer = Callable[[dict[str, Any]], Any]

@@ -13,9 +13,8 @@ from typing import Any, Protocol
 
 from inspector.config.openclaw_plugin import PluginFolder
 from inspector.host_names import OPENCLAW
-from inspector.hosts.openclaw.host_mode_findings import CONVERSATION_HOOKS, finding
-from inspector.hosts.openclaw.host_mode_harness import Harness, HarnessError, Registration
-from inspector.hosts.openclaw.host_mode_merge import (
+from inspector.hosts.openclaw.findings import CONVERSATION_HOOKS, finding
+from inspector.hosts.openclaw.merge import (
     ALLOW,
     APPROVAL,
     BEFORE_TOOL_CALL,
@@ -24,7 +23,8 @@ from inspector.hosts.openclaw.host_mode_merge import (
     HandlerAnswer,
     Merge,
 )
-from inspector.hosts.openclaw.host_mode_samples import sample
+from inspector.hosts.openclaw.node_harness import Harness, HarnessError, Registration
+from inspector.hosts.openclaw.templates import sample
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_ERROR,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from inspector.hosts.openclaw.host_mode_merge import BLOCK, CANCEL, Merge
+from inspector.hosts.openclaw.merge import BLOCK, CANCEL, Merge
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 SOURCE = "scenario"

@@ -8,17 +8,17 @@ from functools import partial
 from typing import Any
 
 from inspector.config.model import Defaults, HookSpec
-from inspector.hooks.manual import APPROVAL_CHAIN
+from inspector.hosts.after_answer import after_answer, catch_up
 from inspector.hosts.picoclaw.answers import label_for, read_answer, settle, verdict_label
 from inspector.hosts.picoclaw.decode import typed_params
 from inspector.hosts.picoclaw.gojson.plain import ParamsWriter, plain_tool_result
 from inspector.hosts.picoclaw.gojson.types import deep_equal, same_value
+from inspector.hosts.picoclaw.manual import APPROVAL_CHAIN
 from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
+from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Event, Finding
-from inspector.pipeline.after_answer import after_answer, catch_up
 from inspector.pipeline.hook import ENTRY_STOP, Hook, StageEntry
-from inspector.pipeline.results import ApprovalResult, StageResult
 from inspector.protocol.event_kinds import normalize_kind
 from inspector.protocol.stages import (
     ABORT_TURN,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.hosts.openclaw.host_mode_findings import finding
+from inspector.hosts.openclaw.findings import finding
 from inspector.protocol.finding import Finding
 
 JSONObject = dict[str, Any]

@@ -45,7 +45,7 @@ from inspector.hosts.claude.outcome import (
     timing_decides,
 )
 from inspector.hosts.claude.permission import permission_outcome
-from inspector.hosts.claude.session import example_payload, hook_env
+from inspector.hosts.claude.templates import example_payload, hook_env
 from inspector.hosts.claude.turn import ClaudeTurnRunner
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange
