@@ -110,9 +110,6 @@ class CommandRuntime:
             note = f"no hook {recorded.hook!r} in the config"
         return Unreplayable("missing hook", note)
 
-    def run_failed(self, exchange: Exchange) -> bool:
-        return self.chain.run_failed(exchange)
-
     def one_liner(self, exchange: Exchange) -> str | None:
         """The same stdin into the same command, through its shell."""
         hook = next((h for h in self.hooks() if h.name == exchange.hook), None)

@@ -110,6 +110,11 @@ class Host(Protocol):
         `approvals`; `restart_crashed`: a hook process that dies is started again."""
         ...
 
+    def run_failed(self, exchange: Exchange) -> bool:
+        """Whether this host counts one of its hooks' runs as a failure rather than an answer
+        (a Claude Code exit 2 that blocks is an answer)."""
+        ...
+
     def answer_of(self, exchange: Exchange) -> dict[str, Any]:
         """What a hook answered in one of this host's records, as replay compares it."""
         ...

@@ -118,10 +118,6 @@ class Runtime(Protocol):
         """Why `recorded` cannot be sent again to this session's hooks, or None if it can."""
         ...
 
-    def run_failed(self, exchange: Exchange) -> bool:
-        """Whether the host counts this run as a failure rather than an answer."""
-        ...
-
     def one_liner(self, exchange: Exchange) -> str | None:
         """A shell command that sends `exchange`'s request to its hook again, if it has one."""
         ...

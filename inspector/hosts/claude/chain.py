@@ -95,8 +95,7 @@ class ClaudeHooks:
         return list(self.hooks)
 
     def run_failed(self, exchange: Exchange) -> bool:
-        """A non-blocking error: an exit 2 that Claude Code reads as a block is an answer."""
-        return exchange.action == ERROR
+        return run_failed(exchange)
 
     def context_template(self, event: str) -> dict[str, Any]:
         return example_payload(event, self.project_dir)
@@ -298,6 +297,11 @@ class ClaudeHooks:
                 chain=chain,
             )
         )
+
+
+def run_failed(exchange: Exchange) -> bool:
+    """A non-blocking error: an exit 2 that Claude Code reads as a block is an answer."""
+    return exchange.action == ERROR
 
 
 def _undecided_permission(outcome: EventOutcome) -> bool:

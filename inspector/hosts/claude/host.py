@@ -9,7 +9,7 @@ from typing import Any
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import CLAUDE, LABELS
-from inspector.hosts.claude.chain import ClaudeHooks
+from inspector.hosts.claude.chain import ClaudeHooks, run_failed
 from inspector.hosts.claude.config import CLAUDE_DIR, read_claude
 from inspector.hosts.claude.events import EVENTS
 from inspector.hosts.claude.findings import finding
@@ -56,6 +56,9 @@ class ClaudeHost:
         restart_crashed: bool = True,
     ) -> CommandRuntime:
         return claude_runtime(config, journal, approvals, gate)
+
+    def run_failed(self, exchange: Exchange) -> bool:
+        return run_failed(exchange)
 
     def answer_of(self, exchange: Exchange) -> dict[str, Any]:
         return recorded_answer(exchange, shows_stderr=True)

@@ -18,12 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec
+from inspector.config.warning import ConfigWarning
+from inspector.findings.command import stdin_unread
+from inspector.findings.finding import Finding
 from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.run_command import CommandRun
 from inspector.hosts.jcli.chain_result import ChainResult, HookRun
 from inspector.hosts.jcli.events import CONTEXT_FIELDS, LEVELS, filter_never_matches
+from inspector.hosts.jcli.findings import command_not_found, exit_2, finding, path_reset
 from inspector.hosts.jcli.result import KEPT_ON_HALT, ResultRead, halt, merge, read_result
 from inspector.hosts.jcli.templates import context_template
 from inspector.hosts.jcli.turn import JcliTurnRunner
@@ -36,8 +39,6 @@ from inspector.journal.records import (
     Exchange,
 )
 from inspector.pipeline.gate import Gate, GatedCommandHook
-from inspector.protocol import command_findings as cf
-from inspector.protocol.finding import Finding
 
 JSONObject = dict[str, Any]
 
@@ -129,8 +130,7 @@ class JcliChain:
         return [hook for hooks in self.hooks.values() for hook in hooks]
 
     def run_failed(self, exchange: Exchange) -> bool:
-        """j-cli counts as failed any run it read no HookResult from."""
-        return exchange.status != STATUS_OK
+        return run_failed(exchange)
 
     def context_template(self, event: str) -> dict[str, Any]:
         return context_template(event, self.cwd)
@@ -178,6 +178,11 @@ class JcliChain:
         if spec.dir:
             env["PATH"] = spec.dir + os.pathsep + os.environ.get("PATH", "")
         return env
+
+
+def run_failed(exchange: Exchange) -> bool:
+    """j-cli counts as failed any run it read no HookResult from."""
+    return exchange.status != STATUS_OK
 
 
 def live_env(env: Mapping[str, str] | None, cwd: str | None) -> dict[str, str]:
@@ -248,7 +253,7 @@ class _Firing:
                 error = BUDGET_ERROR
                 if last is not None:
                     message = f"no retry {attempt}/{spec.retry}: {error}"
-                    self.chain.journal.add_findings(last, cf.finding("jcli-chain-budget", message))
+                    self.chain.journal.add_findings(last, finding("jcli-chain-budget", message))
                 break
             if last is not None:
                 self.label(last, f"failed → retry {attempt}/{spec.retry}")
@@ -277,7 +282,7 @@ class _Firing:
         program = (spec.command.split() or [""])[0]
         missing = run.exit_code == NOT_FOUND_EXIT and self.program_missing(spec, program)
         if run.exit_code is not None and run.ignored_stdin and not missing:
-            found += cf.stdin_unread(run.unread_stdin)
+            found += stdin_unread(run.unread_stdin)
         changes: dict[str, Any] = {}
         if run.exit_code == 0:
             read = read_result(run.stdout, login_shell=self.chain.login_shell)
@@ -286,11 +291,11 @@ class _Firing:
         else:
             read = ResultRead(None, exchange.error or "failed")
             if run.exit_code == 2:
-                read.findings += cf.exit_2()
+                read.findings += exit_2()
             if self.path_was_reset(spec, program, run):
-                read.findings += cf.path_reset(program, spec.dir or "")
+                read.findings += path_reset(program, spec.dir or "")
             elif missing:
-                read.findings += cf.command_not_found(program, self.chain.cwd, spec.dir or "")
+                read.findings += command_not_found(program, self.chain.cwd, spec.dir or "")
         findings = [*exchange.findings, *found, *read.findings]
         self.chain.journal.amend(exchange, findings=findings, **changes)
         return read
@@ -357,12 +362,12 @@ class _Firing:
             parts.append(f"the changes of {', '.join(self.changed_by)}")
         if parts:
             message = f"{result['action']} drops {' and '.join(parts)}"
-            self.chain.journal.add_findings(exchange, cf.finding("jcli-changes-discarded", message))
+            self.chain.journal.add_findings(exchange, finding("jcli-changes-discarded", message))
 
     def journal_never(self, spec: CommandHookSpec, why: str) -> None:
         findings = [
             *self.chain.take_warnings(spec.name),
-            cf.finding("jcli-filter-never-matches", why),
+            finding("jcli-filter-never-matches", why),
         ]
         self.chain.journal.append(
             Exchange(

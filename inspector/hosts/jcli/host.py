@@ -11,9 +11,10 @@ from inspector.hooks.approvals import Approvals
 from inspector.host_names import JCLI, LABELS
 from inspector.hosts.command_runtime import CommandRuntime
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
-from inspector.hosts.jcli.chain import JcliChain
+from inspector.hosts.jcli.chain import JcliChain, run_failed
 from inspector.hosts.jcli.config import HOOK_FILES, LEGACY_FILE, PROJECT_DIR, read_jcli
 from inspector.hosts.jcli.events import EVENTS
+from inspector.hosts.jcli.findings import finding
 from inspector.hosts.jcli.install import INSTALLER
 from inspector.hosts.jcli.relay_answer import jcli_output
 from inspector.hosts.jcli.runtime import jcli_runtime
@@ -22,7 +23,6 @@ from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Finding
 from inspector.pipeline.gate import Gate
-from inspector.protocol.command_findings import finding
 
 USER_DIR = "agent"  # ~/.jdata/agent holds the user level's hooks.yaml
 
@@ -57,6 +57,9 @@ class JcliHost:
         restart_crashed: bool = True,
     ) -> CommandRuntime:
         return jcli_runtime(config, journal, gate)
+
+    def run_failed(self, exchange: Exchange) -> bool:
+        return run_failed(exchange)
 
     def answer_of(self, exchange: Exchange) -> dict[str, Any]:
         return recorded_answer(exchange, shows_stderr=False)

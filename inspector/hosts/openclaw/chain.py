@@ -109,6 +109,11 @@ def handler_answer(exchange: Exchange) -> JSONObject:
     return {"result": reply.get("result")}
 
 
+def run_failed(exchange: Exchange) -> bool:
+    """A handler that threw or timed out; one OpenClaw never called is no failure of its own."""
+    return exchange.status not in (STATUS_OK, STATUS_NOT_SENT)
+
+
 def mode_for(hook_name: str) -> str:
     return "full" if hook_name in GATEWAY_HOOKS else "discovery"
 

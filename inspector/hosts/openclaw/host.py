@@ -10,7 +10,7 @@ from inspector.config.openclaw_plugin import MANIFEST, is_plugin_folder, read_pl
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, OPENCLAW
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
-from inspector.hosts.openclaw.chain import handler_answer
+from inspector.hosts.openclaw.chain import handler_answer, run_failed
 from inspector.hosts.openclaw.events import HOOK_NAMES
 from inspector.hosts.openclaw.findings import finding
 from inspector.hosts.openclaw.install import INSTALLER
@@ -49,6 +49,9 @@ class OpenClawHost:
         restart_crashed: bool = True,
     ) -> OpenClawRuntime:
         return OpenClawRuntime(config, journal, approvals, gate)
+
+    def run_failed(self, exchange: Exchange) -> bool:
+        return run_failed(exchange)
 
     def answer_of(self, exchange: Exchange) -> dict[str, Any]:
         return handler_answer(exchange)

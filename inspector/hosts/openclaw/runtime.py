@@ -10,15 +10,13 @@ from typing import Any
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.openclaw.approvals import PromptApprover
-from inspector.hosts.openclaw.chain import OpenClawPlugin
+from inspector.hosts.openclaw.chain import OpenClawPlugin, run_failed
 from inspector.hosts.openclaw.templates import sample
 from inspector.hosts.openclaw.turn import OpenClawTurnRunner
 from inspector.hosts.probe import HookReport
 from inspector.hosts.runtime import ComposerOffer, Reapplied, Unreplayable
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
-    STATUS_NOT_SENT,
-    STATUS_OK,
     Event,
     Exchange,
     Lifecycle,
@@ -94,9 +92,6 @@ class OpenClawRuntime:
         note = f"no handler {recorded.hook!r} for {recorded.method} in the plugin"
         return Unreplayable("missing hook", note)
 
-    def run_failed(self, exchange: Exchange) -> bool:
-        return exchange.status not in (STATUS_OK, STATUS_NOT_SENT)
-
     def one_liner(self, exchange: Exchange) -> str | None:
         return None  # a handler is a function inside the plugin, not a command
 
@@ -117,9 +112,7 @@ class OpenClawRuntime:
             if isinstance(record, (Exchange, Event, Lifecycle, Stderr))
             and record.host == self.journal.host
         ]
-        report.failed = [
-            r for r in report.records if isinstance(r, Exchange) and self.run_failed(r)
-        ]
+        report.failed = [r for r in report.records if isinstance(r, Exchange) and run_failed(r)]
         report.never_ready = not any(
             isinstance(record, Lifecycle) and record.state == "ready" for record in report.records
         )

@@ -12,6 +12,7 @@ from inspector.config.parse import parse_json
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, PICOCLAW
 from inspector.hosts.host import HookOutput, Relayed
+from inspector.hosts.picoclaw.codes import finding
 from inspector.hosts.picoclaw.config import read_picoclaw
 from inspector.hosts.picoclaw.events import EVENTS
 from inspector.hosts.picoclaw.install import NOT_INSTALLED
@@ -20,9 +21,8 @@ from inspector.hosts.picoclaw.runtime import PicoClawRuntime
 from inspector.hosts.recorded_answer import recorded_answer
 from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
-from inspector.journal.records import Exchange, Finding
+from inspector.journal.records import STATUS_OK, Exchange, Finding
 from inspector.pipeline.gate import Gate
-from inspector.protocol.findings import finding
 
 
 class PicoClawHost:
@@ -51,6 +51,9 @@ class PicoClawHost:
         restart_crashed: bool = True,
     ) -> PicoClawRuntime:
         return PicoClawRuntime(config, journal, approvals, gate, restart_crashed=restart_crashed)
+
+    def run_failed(self, exchange: Exchange) -> bool:
+        return exchange.status != STATUS_OK
 
     def answer_of(self, exchange: Exchange) -> dict[str, Any]:
         return recorded_answer(exchange, shows_stderr=False)

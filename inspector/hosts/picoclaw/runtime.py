@@ -172,9 +172,6 @@ class PicoClawRuntime:
             return Unreplayable("skipped", f"{recorded.hook} is a manual hook: a person answers it")
         return None
 
-    def run_failed(self, exchange: Exchange) -> bool:
-        return exchange.status != STATUS_OK
-
     def one_liner(self, exchange: Exchange) -> str | None:
         """A command that sends the hello and this request to the hook, and prints its answers."""
         hook = self.hooks.get(exchange.hook)
