@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from inspector.protocol.finding import Finding
+from inspector.findings.finding import Finding
 
 # datetime cannot show a time from the year 10000 on
 LAST_TIMESTAMP = 253_402_300_800

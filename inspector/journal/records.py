@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, ClassVar
 
+from inspector.findings.finding import Finding
 from inspector.journal.record_fields import (
     RecordFieldError,
     check_field,
@@ -15,7 +16,6 @@ from inspector.journal.record_fields import (
     fits_by_field,
     shapes,
 )
-from inspector.protocol.finding import Finding
 
 __all__ = ["Finding"]  # records carry findings; most readers import both from here
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from inspector.findings.finding import Finding
 from inspector.hooks.command_hook import parse_stdout
 from inspector.hooks.run_command import CommandRun
 from inspector.hosts.claude.events import (
@@ -16,7 +17,6 @@ from inspector.hosts.claude.events import (
     STDOUT_IS_CONTEXT,
 )
 from inspector.hosts.claude.findings import output_findings, run_findings
-from inspector.protocol.finding import Finding
 
 JSONObject = dict[str, Any]
 

@@ -29,9 +29,9 @@ from inspector.config.document import Document, KeyPath, format_key
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, field, want_bool, want_map, want_str
 from inspector.config.files import read_config_text
-from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
+from inspector.config.warning import ConfigWarning
 from inspector.host_names import CLAUDE
 from inspector.hosts.claude.events import (
     CLI_VERSION,

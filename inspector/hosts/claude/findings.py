@@ -8,6 +8,9 @@ import json
 import re
 from typing import Any, Protocol
 
+from inspector.findings.codes import CodeInfo
+from inspector.findings.command import stdin_unread, stdout_noise
+from inspector.findings.finding import Finding
 from inspector.hosts.claude.events import (
     DECISION_BLOCK_EVENTS,
     EXIT_2_REACHES_CLAUDE,
@@ -19,8 +22,6 @@ from inspector.hosts.claude.events import (
     STOP,
     SUBAGENT_STOP,
 )
-from inspector.protocol.command_findings import CodeInfo, stdin_unread, stdout_noise
-from inspector.protocol.finding import Finding
 
 JSONObject = dict[str, Any]
 

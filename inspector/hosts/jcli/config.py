@@ -23,13 +23,13 @@ from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, want_map, want_str_list
 from inspector.config.files import read_config_text
-from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_yaml
+from inspector.config.warning import ConfigWarning
 from inspector.host_names import JCLI
 from inspector.hosts.jcli.events import EVENTS
+from inspector.hosts.jcli.findings import finding
 from inspector.hosts.jcli.hookdef import DEF_KEYS, HookDef, read_hookdef
-from inspector.protocol.command_findings import finding
 
 USER_HOME = Path(".jdata") / "agent"  # under Path.home()
 PROJECT_DIR = ".jcli"
@@ -180,7 +180,9 @@ class _Reader:
     def _runnable(self, doc: Document, path: KeyPath, hookdef: HookDef, name: str) -> bool:
         if hookdef.kind == "llm":
             message = f"{name} is an LLM hook (type: llm); the inspector does not run it"
-            self.warnings.append(ConfigWarning.at(doc, path, "jcli-llm-hook", message, name))
+            self.warnings.append(
+                ConfigWarning.at(doc, path, finding("jcli-llm-hook", message), name)
+            )
         return hookdef.kind != "llm"
 
     def _add(

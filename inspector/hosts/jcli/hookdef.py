@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from inspector.config.checks import did_you_mean
 from inspector.config.document import Document, KeyPath
 from inspector.config.fields import field, want_int, want_map, want_str
-from inspector.config.jcli_warning import ConfigWarning
+from inspector.config.warning import ConfigWarning
+from inspector.hosts.jcli.findings import finding
 
 DEF_KEYS = (
     "type",
@@ -58,7 +59,9 @@ def read_hookdef(
     kind = _choice(doc, path, entry, "type", TYPES, "bash")
     if kind == "shell":
         message = "type: shell is j-agent's (G4) alias of bash; G3 fails the parse of it"
-        warnings.append(ConfigWarning.at(doc, (*path, "type"), "jcli-version-only", message, hook))
+        warnings.append(
+            ConfigWarning.at(doc, (*path, "type"), finding("jcli-version-only", message), hook)
+        )
     command = field(doc, path, entry, "command", _optional_str, None)
     if kind != "llm" and command is None:
         raise doc.error(path, "command is required for a bash hook")
@@ -68,7 +71,7 @@ def read_hookdef(
     if timeout_s == 0 and kind != "llm":
         message = "timeout: 0 gives the hook no time at all"
         warnings.append(
-            ConfigWarning.at(doc, (*path, "timeout"), "jcli-timeout-zero", message, hook)
+            ConfigWarning.at(doc, (*path, "timeout"), finding("jcli-timeout-zero", message), hook)
         )
     on_error = _choice(doc, path, entry, "on_error", ON_ERROR, "skip")
     if on_error != "skip":
@@ -76,11 +79,13 @@ def read_hookdef(
         message = f"on_error: {on_error}" + (
             "; write stop for j-agent (G4)" if on_error == "abort" else ""
         )
-        warnings.append(ConfigWarning.at(doc, (*path, "on_error"), code, message, hook))
+        warnings.append(ConfigWarning.at(doc, (*path, "on_error"), finding(code, message), hook))
     runtime = _choice(doc, path, entry, "runtime", RUNTIMES, "auto")
     if runtime not in ("auto", "bash"):
         message = f"runtime: {runtime}; the inspector runs the hook with bash -lc (sh -lc)"
-        warnings.append(ConfigWarning.at(doc, (*path, "runtime"), "jcli-runtime", message, hook))
+        warnings.append(
+            ConfigWarning.at(doc, (*path, "runtime"), finding("jcli-runtime", message), hook)
+        )
     filters = _filter(doc, path, entry, hook, warnings)
     return HookDef(
         kind="llm" if kind == "llm" else "bash",
@@ -104,7 +109,9 @@ def unknown_keys(
         if key not in allowed:
             message = f'unknown key "{key}"{did_you_mean(key, allowed)}: j-cli ignores it'
             warnings.append(
-                ConfigWarning.at(doc, (*path, key), "jcli-unknown-config-key", message, hook)
+                ConfigWarning.at(
+                    doc, (*path, key), finding("jcli-unknown-config-key", message), hook
+                )
             )
 
 
@@ -129,7 +136,7 @@ def _filter(
         )
         warnings.append(
             ConfigWarning.at(
-                doc, (*where, "tool_matcher"), "jcli-filter-never-matches", message, hook
+                doc, (*where, "tool_matcher"), finding("jcli-filter-never-matches", message), hook
             )
         )
     return values

@@ -7,8 +7,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.protocol import command_findings as cf
-from inspector.protocol.finding import Finding
+from inspector.findings.command import stdout_noise
+from inspector.findings.finding import Finding
+from inspector.hosts.jcli.findings import bad_action, finding, unknown_keys
 
 JSONObject = dict[str, Any]
 
@@ -71,16 +72,16 @@ def read_result(stdout: str, *, login_shell: bool) -> ResultRead:
     try:
         value = json.loads(text, object_pairs_hook=_Object)
     except (ValueError, RecursionError) as error:
-        findings = cf.stdout_noise(stdout, login_shell=login_shell) or [
-            cf.finding("jcli-not-json", f"stdout is not JSON: {_first_line(text)!r}")
+        findings = stdout_noise(stdout, login_shell=login_shell) or [
+            finding("jcli-not-json", f"stdout is not JSON: {_first_line(text)!r}")
         ]
         return ResultRead(None, f"invalid HookResult JSON: {error}", findings)
     if not isinstance(value, _Object):  # every JSON object is read as an _Object
         message = f"stdout is a JSON {_json_kind(value)}, not an object"
-        return ResultRead(None, message, [cf.finding("jcli-not-object", message)])
+        return ResultRead(None, message, [finding("jcli-not-object", message)])
     problems = _problems(value)
     findings = [item for _, item in problems]
-    findings += cf.unknown_keys([key for key in value if key not in RESULT_FIELDS])
+    findings += unknown_keys([key for key in value if key not in RESULT_FIELDS])
     if problems:
         return ResultRead(None, problems[0][0], findings)
     result = {key: item for key, item in value.items() if key in RESULT_FIELDS and item is not None}
@@ -93,13 +94,13 @@ def _problems(value: _Object) -> list[tuple[str, Finding]]:
     for key in value.repeated:
         if key in RESULT_FIELDS:
             message = f"duplicate field `{key}`"
-            problems.append((message, cf.finding("jcli-duplicate-key", message)))
+            problems.append((message, finding("jcli-duplicate-key", message)))
     for key, item in value.items():
         if item is None or key not in RESULT_FIELDS:
             continue
         if key == "action":
             if item not in ACTIONS:
-                problems.append((f"unknown action {json.dumps(item)}", cf.bad_action(item)))
+                problems.append((f"unknown action {json.dumps(item)}", bad_action(item)))
         elif key in TEXT_FIELDS:
             if not isinstance(item, str):
                 problems.append(_wrong_type(key, item))
@@ -121,7 +122,7 @@ def _message_problems(key: str, value: object) -> list[tuple[str, Finding]]:
         if role not in ROLES:
             what = "has no role" if role is None else f"has role {json.dumps(role)}"
             error = f"{where} {what}; j-cli accepts {', '.join(ROLES)}"
-            problems.append((error, cf.finding("jcli-bad-role", error)))
+            problems.append((error, finding("jcli-bad-role", error)))
         for name in _MESSAGE_TEXTS:
             item = message.get(name)
             # content is a plain String (null is an error); the others are Options
@@ -153,7 +154,7 @@ def _wrong_type(where: str, value: object, expected: str = "a string") -> tuple[
     message = f"{where} must be {expected}, got {got}"
     if where == "tool_arguments" and isinstance(value, dict):
         message += " (j-cli wants the arguments as JSON text: json.dumps them)"
-    return message, cf.finding("jcli-wrong-type", message)
+    return message, finding("jcli-wrong-type", message)
 
 
 def _json_kind(value: object) -> str:

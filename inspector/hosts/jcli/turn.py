@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from inspector.hosts.jcli.chain_result import ChainResult
+from inspector.hosts.jcli.findings import finding
 from inspector.journal.journal import Journal
-from inspector.protocol import command_findings as cf
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
@@ -369,10 +369,10 @@ class JcliTurnRunner:
         if result.action and f"action={result.action}" not in honoured and deciding:
             if result.event == "pre_tool_execution" and result.action == "stop":
                 message = f"{deciding.name} stopped pre_tool_execution; the tool runs anyway"
-                ignored_action = cf.finding("jcli-stop-ignored", message)
+                ignored_action = finding("jcli-stop-ignored", message)
             else:
                 message = f"action {result.action} has no effect at {result.event}"
-                ignored_action = cf.finding("jcli-field-ignored", message)
+                ignored_action = finding("jcli-field-ignored", message)
             self.chain.journal.add_findings(deciding.exchange, ignored_action)
         # a halting hook keeps only retry_feedback and system_message; the rest was discarded
         answers = (
@@ -385,7 +385,7 @@ class JcliTurnRunner:
             if ignored:
                 message = f"{result.event} ({self.mode}) does not read {', '.join(ignored)}"
                 self.chain.journal.add_findings(
-                    run.exchange, cf.finding("jcli-field-ignored", message)
+                    run.exchange, finding("jcli-field-ignored", message)
                 )
 
 
@@ -393,7 +393,7 @@ def _loop_finding(chain: JcliEvents, result: ChainResult, what: str) -> None:
     for run in result.runs:
         if run.result and "retry_feedback" in run.result:
             message = f"{run.name} {what}"
-            chain.journal.add_findings(run.exchange, cf.finding("jcli-feedback-loop", message))
+            chain.journal.add_findings(run.exchange, finding("jcli-feedback-loop", message))
 
 
 def _message(role: str, content: str) -> JSONObject:

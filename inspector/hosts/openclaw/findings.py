@@ -1,11 +1,11 @@
 """Findings for OpenClaw plugin hooks: the traps OpenClaw's hook docs name, where a plugin's
-answer means something other than what its author most likely meant. The `picoclaw` field of
-each Finding holds what OpenClaw does."""
+answer means something other than what its author most likely meant. Each finding's host_does
+holds what OpenClaw does."""
 
 from __future__ import annotations
 
-from inspector.protocol.command_findings import CodeInfo
-from inspector.protocol.finding import Finding
+from inspector.findings.codes import CodeInfo, coded
+from inspector.findings.finding import Finding
 
 CONVERSATION_HOOKS = frozenset({"llm_input", "llm_output", "before_agent_finalize", "agent_end"})
 
@@ -65,5 +65,4 @@ CODES: dict[str, CodeInfo] = {
 
 
 def finding(code: str, message: str) -> Finding:
-    info = CODES[code]
-    return Finding(code, info.severity, message, info.host)
+    return coded(CODES, code, message)

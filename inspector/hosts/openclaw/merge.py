@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.findings.finding import Finding
 from inspector.hosts.openclaw.findings import finding
-from inspector.protocol.finding import Finding
 
 JSONObject = dict[str, Any]
 

@@ -7,6 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from inspector.findings.finding import Finding
 from inspector.hosts.picoclaw.clone import clone, guard_before_llm
 from inspector.hosts.picoclaw.findings import findings_for, mount_findings
 from inspector.hosts.picoclaw.gojson.decode import GoDecodeError, decode_node, unmarshal
@@ -30,7 +31,6 @@ from inspector.hosts.picoclaw.outcome import (
     LogEntry,
     RpcLine,
 )
-from inspector.protocol.finding import Finding
 from inspector.protocol.stages import CONTINUE, RESPOND
 
 MAX_LINE = 1 << 20  # bufio.Scanner's limit in PicoClaw's reader, the newline included

@@ -4,8 +4,8 @@ received says what PicoClaw's own host would have done with that hook mounted di
 
 from __future__ import annotations
 
+from inspector.hosts.picoclaw.codes import finding
 from inspector.journal.records import Exchange, Finding
-from inspector.protocol.findings import finding
 
 KINDER_CODE = "kinder-than-picoclaw"
 

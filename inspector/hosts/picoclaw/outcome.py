@@ -6,10 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from inspector.findings.finding import Finding
 from inspector.hosts.picoclaw.gojson.decode import RawValue
 from inspector.hosts.picoclaw.gojson.encode import marshal
 from inspector.hosts.picoclaw.gojson.schemas import PARAMS
-from inspector.protocol.finding import Finding
 from inspector.protocol.stages import (
     ABORT_TURN,
     CONTINUE,

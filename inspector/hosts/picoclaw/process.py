@@ -43,7 +43,7 @@ from inspector.journal.records import (
     Noise,
     Stderr,
 )
-from inspector.protocol import findings, jsonrpc
+from inspector.protocol import jsonrpc
 from inspector.protocol.framing import Line
 from inspector.protocol.stages import HELLO
 
@@ -350,7 +350,7 @@ class ProcessHook:
             # pipeline reads it (pipeline.answers) and adds those findings.
             found = hello_findings(answered.line, self.name) if method == HELLO else []
             duration_ms = (time.perf_counter() - started) * 1000
-            found += findings.slow_answer(method, duration_ms, timeout_ms)
+            found += line_findings.slow_answer(method, duration_ms, timeout_ms)
             status, error = _answer_status(method, answered.line)
             self._finish(
                 exchange,
@@ -408,7 +408,9 @@ class ProcessHook:
         """Each line is read as PicoClaw's reader reads it (read_message), except that the
         inspector reads on past a line over 1 MiB (PicoClaw's reader stops for good there)."""
         size = line.size
-        extra: list[Finding] = findings.oversized_line(size) if line.over_picoclaw_limit else []
+        extra: list[Finding] = (
+            line_findings.oversized_line(size) if line.over_picoclaw_limit else []
+        )
         rpc = read_message(line.data)
         if run is not self._run:  # an earlier run's straggler: its ids are not this run's
             exchange_seq, found = None, _straggler_findings(rpc, run.pid)
@@ -446,13 +448,13 @@ class ProcessHook:
         if rpc.kind != "answer":
             return line_findings.unread(rpc)
         if rpc.rpc_id in self._pending:  # answered, and its caller not yet resumed
-            return findings.duplicate_id(rpc.rpc_id)
+            return line_findings.duplicate_id(rpc.rpc_id)
         earlier = self._finished.get(rpc.rpc_id)
         if earlier is None:
-            return findings.unknown_id(rpc.rpc_id)
+            return line_findings.unknown_id(rpc.rpc_id)
         if earlier.status == STATUS_TIMEOUT:
-            return findings.late_answer(rpc.rpc_id, earlier.seq)
-        return findings.duplicate_id(rpc.rpc_id)
+            return line_findings.late_answer(rpc.rpc_id, earlier.seq)
+        return line_findings.duplicate_id(rpc.rpc_id)
 
     def _on_stderr_line(self, run: _Run, line: Line) -> None:
         self.journal.append(
@@ -471,7 +473,7 @@ class _Answered:
 
 def _straggler_findings(rpc: RpcLine, pid: int | None) -> list[Finding]:
     if rpc.kind == "answer":
-        return findings.from_earlier_run(rpc.rpc_id, pid)
+        return line_findings.from_earlier_run(rpc.rpc_id, pid)
     return line_findings.unread(rpc)
 
 

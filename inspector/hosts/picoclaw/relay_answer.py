@@ -17,6 +17,7 @@ from inspector.hosts.deadline import FALLBACK, CallDeadline
 from inspector.hosts.host import HookOutput, Relayed
 from inspector.hosts.picoclaw.answers import verdict_label
 from inspector.hosts.picoclaw.chain import Pipeline
+from inspector.hosts.picoclaw.codes import finding
 from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
 from inspector.hosts.picoclaw.relay_deadline import ChainOutcome, DeadlineHook, within_deadline
 from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
@@ -27,7 +28,6 @@ from inspector.journal.records import (
     Finding,
 )
 from inspector.pipeline.gate import GatedHook
-from inspector.protocol.findings import finding
 from inspector.protocol.framing import PICOCLAW_MAX_LINE
 from inspector.protocol.jsonrpc import JSONRPC_VERSION, go_json
 from inspector.protocol.stages import (

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from rich.style import Style
 
-from inspector.protocol.finding import Finding
+from inspector.findings.finding import Finding
 
 STATUS_STYLE: dict[str, Style] = {
     "ok": Style(color="green"),

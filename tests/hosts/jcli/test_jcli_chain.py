@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from inspector.config.jcli_warning import ConfigWarning
 from inspector.config.model import CommandHookSpec
+from inspector.config.warning import ConfigWarning
 from inspector.hosts.jcli.chain import ChainResult, JcliChain
+from inspector.hosts.jcli.findings import finding
 from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_INVALID, STATUS_NOT_SENT, STATUS_TIMEOUT
-from inspector.protocol.command_findings import finding
 from tests.support.jcli import (
     codes,
     decisions,

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from inspector.hosts.picoclaw import line_findings, templates
+from inspector.hosts.picoclaw.codes import CODES
 from inspector.hosts.picoclaw.decode import decode_answer, hello_findings, read_line, typed_params
 from inspector.journal.records import Finding
-from inspector.protocol import findings
 from inspector.protocol.stages import STAGE_FOR_METHOD
 
 JSON = dict[str, Any]
@@ -41,7 +41,7 @@ def answer_findings(method: str, answer: JSON) -> list[Finding]:
 
 
 def check(method: str, result: Any, *, duration_ms: float = 3.0, timeout_ms: float = 5000) -> list:
-    slow = findings.slow_answer(method, duration_ms, timeout_ms)
+    slow = line_findings.slow_answer(method, duration_ms, timeout_ms)
     return answer_findings(method, message(result)) + slow
 
 
@@ -291,13 +291,13 @@ def test_omitted_messages_and_tools_count_as_changes_the_guard_reverts() -> None
 # stdout lines ---------------------------------------------------------------------------------
 
 LINE_CHECKS: list[tuple[str, Callable[[], list[Finding]]]] = [
-    ("stdout-not-json", lambda: findings.stdout_not_json("Expecting value")),
-    ("oversized-line", lambda: findings.oversized_line(2_000_000)),
-    ("unknown-id", lambda: findings.unknown_id(99)),
-    ("late-answer", lambda: findings.late_answer(3, 17)),
-    ("duplicate-id", lambda: findings.duplicate_id(3)),
-    ("no-id", findings.missing_id),
-    ("hook-initiated-request", lambda: findings.hook_initiated_request("host.log")),
+    ("stdout-not-json", lambda: line_findings.stdout_not_json("Expecting value")),
+    ("oversized-line", lambda: line_findings.oversized_line(2_000_000)),
+    ("unknown-id", lambda: line_findings.unknown_id(99)),
+    ("late-answer", lambda: line_findings.late_answer(3, 17)),
+    ("duplicate-id", lambda: line_findings.duplicate_id(3)),
+    ("no-id", line_findings.missing_id),
+    ("hook-initiated-request", lambda: line_findings.hook_initiated_request("host.log")),
     ("invalid-utf8", lambda: line_findings.invalid_utf8(read_line(b'{"id":1,"result":"\xe9"}'))),
 ]
 
@@ -306,7 +306,7 @@ LINE_CHECKS: list[tuple[str, Callable[[], list[Finding]]]] = [
 def test_line_finding_builders(code: str, build: Callable[[], list[Finding]]) -> None:
     [finding] = build()
     assert finding.code == code
-    assert finding.severity == findings.CODES[code].severity
+    assert finding.severity == CODES[code].severity
     assert finding.message and finding.host_does
 
 
@@ -333,7 +333,7 @@ def test_an_answer_line_is_taken() -> None:
 
 
 def test_oversized_line_counts_the_newline() -> None:
-    assert "1,048,577 bytes" in findings.oversized_line(1024 * 1024)[0].message
+    assert "1,048,577 bytes" in line_findings.oversized_line(1024 * 1024)[0].message
 
 
 # the code catalogue ---------------------------------------------------------------------------
@@ -369,8 +369,8 @@ BRIDGE_CODES = {  # emitted by inspector.bridge, and fired in tests/bridge/test_
 
 def test_every_code_fired_is_in_codes_and_every_code_can_fire() -> None:
     fired = {finding.code for finding in all_fired()}
-    assert fired <= set(findings.CODES)
-    assert fired == set(findings.CODES) - PIPELINE_CODES - BRIDGE_CODES
+    assert fired <= set(CODES)
+    assert fired == set(CODES) - PIPELINE_CODES - BRIDGE_CODES
 
 
 def test_every_finding_says_what_picoclaw_does() -> None:
@@ -380,7 +380,7 @@ def test_every_finding_says_what_picoclaw_does() -> None:
 
 
 def test_codes_are_kebab_case_with_complete_entries() -> None:
-    for code, info in findings.CODES.items():
+    for code, info in CODES.items():
         assert code == code.lower() and " " not in code and "_" not in code
         assert info.severity in ("error", "warning", "info")
-        assert info.title and info.picoclaw
+        assert info.title and info.host

@@ -18,10 +18,10 @@ from inspector.config import Config
 from inspector.config.errors import ConfigError
 from inspector.hosts.load import load_config
 from inspector.hosts.picoclaw import line_findings
+from inspector.hosts.picoclaw.codes import CODES
 from inspector.hosts.picoclaw.decode import read_line
 from inspector.hosts.picoclaw.gojson.decode import fold
 from inspector.hosts.picoclaw.outcome import RpcLine
-from inspector.protocol.findings import CODES
 from inspector.protocol.framing import Line, LineSplitter
 from inspector.scenario import Scenario, parse_scenario
 

@@ -1,19 +1,11 @@
-"""Every conformance finding code: its usual severity, a title, and what PicoClaw does. A leaf
-module, so both the host-agnostic line findings and each host's answer findings can name them."""
+"""PicoClaw's finding codes: each one's usual severity, a title, and what PicoClaw does; and a
+finding made from one. Besides its own lines and answers, the table holds the codes the intercept
+gate and the relays raise, in PicoClaw's words (docs/findings.md lists them all)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from inspector.protocol.finding import Severity
-
-
-@dataclass(frozen=True, slots=True)
-class CodeInfo:
-    severity: Severity  # the usual severity; a finding may raise or lower it
-    title: str
-    picoclaw: str  # what PicoClaw does
-
+from inspector.findings.codes import CodeInfo, coded
+from inspector.findings.finding import Finding, Severity
 
 _DISCARDS = (
     "Warns 'Hook returned unsupported action for stage', discards this hook's answer and goes "
@@ -268,3 +260,10 @@ CODES: dict[str, CodeInfo] = {
         "Sends lines of any size; its own reader stops at 1 MiB only on the hook's side.",
     ),
 }
+
+
+def finding(
+    code: str, message: str, *, severity: Severity | None = None, host_does: str | None = None
+) -> Finding:
+    """A finding of `code`, with its usual severity and what PicoClaw does unless given."""
+    return coded(CODES, code, message, severity=severity, host_does=host_does)

@@ -1,40 +1,18 @@
-"""Findings for command hooks (one process per call, JSON on stdin, JSON on stdout).
-
-The first detectors fit any host that reads stdout as one JSON value; the rest are j-cli's.
-Every finding says what the host does (the `picoclaw` field of Finding holds the host's reading).
-"""
+"""j-cli's findings: where j-cli reads a hook's run, answer or config differently from what its
+author most likely meant. What any command host shares (text around the JSON, stdin never read)
+is inspector.findings.command; each finding's host_does holds what j-cli does."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
-from inspector.protocol.finding import Finding, Severity
-
-
-@dataclass(frozen=True, slots=True)
-class CodeInfo:
-    severity: Severity
-    title: str
-    host: str  # what the host does
-
+from inspector.findings.codes import CodeInfo, coded
+from inspector.findings.finding import Finding
 
 _JCLI_FAILS = "j-cli counts the run as a failure: it retries (retry:), then applies on_error."
 
 CODES: dict[str, CodeInfo] = {
-    # any command host
-    "stdout-noise": CodeInfo(
-        "error",
-        "text before or after the JSON on stdout",
-        "The host parses the whole of stdout as one JSON value, so the answer is lost.",
-    ),
-    "stdin-unread": CodeInfo(
-        "warning",
-        "the command never read stdin",
-        "The host ignores the failed write; a context larger than the pipe buffer blocks the "
-        "write until the command exits. Read stdin, at least with `cat > /dev/null`.",
-    ),
-    # j-cli: the answer
+    # the answer
     "jcli-not-json": CodeInfo("error", "stdout is not JSON", _JCLI_FAILS),
     "jcli-not-object": CodeInfo("error", "stdout is JSON but not an object", _JCLI_FAILS),
     "jcli-duplicate-key": CodeInfo("error", "the same key twice in the answer", _JCLI_FAILS),
@@ -73,7 +51,7 @@ CODES: dict[str, CodeInfo] = {
         "so a path like ./check.sh is looked up there. The shell's exit 127 is a failure like "
         "any other (retry, then on_error) and its reason only reaches j's log.",
     ),
-    # j-cli: the chain and the call sites
+    # the chain and the call sites
     "jcli-filter-never-matches": CodeInfo(
         "warning",
         "filter can never match on this event",
@@ -106,7 +84,7 @@ CODES: dict[str, CodeInfo] = {
         "the hook asked for another round every time",
         "Keeps looping for as long as the hook asks; the inspector stops after a few rounds.",
     ),
-    # j-cli: the config
+    # the config
     "jcli-unknown-config-key": CodeInfo(
         "warning", "unknown key in the hook config", "Ignores it without a word."
     ),
@@ -154,81 +132,9 @@ CODES: dict[str, CodeInfo] = {
 }
 
 
-def finding(code: str, message: str, *, severity: Severity | None = None) -> Finding:
-    info = CODES[code]
-    return Finding(code, severity or info.severity, message, info.host)
+def finding(code: str, message: str) -> Finding:
+    return coded(CODES, code, message)
 
-
-# ---- any command host ------------------------------------------------------------------------
-
-
-def stdout_noise(stdout: str, *, login_shell: bool) -> list[Finding]:
-    """Text around a JSON object that would otherwise be the answer: log lines, a profile's
-    greeting, or a second JSON value."""
-    text = stdout.strip()
-    located = _locate_object(text)
-    if located is None:
-        return []
-    start, end = located
-    before, after = text[:start].strip(), text[end:].strip()
-    parts = []
-    if before:
-        parts.append(f"{_lines(before)} before it (first: {_first_line(before)!r})")
-    if after:
-        kind = "a second JSON value" if _is_json(after) else _lines(after)
-        parts.append(f"{kind} after it")
-    message = f"stdout holds a JSON object with {' and '.join(parts)}"
-    if before and login_shell:
-        message += (
-            "; the hook runs in a login shell (bash -lc), which sources /etc/profile and "
-            "~/.bash_profile or ~/.profile: anything they print lands here"
-        )
-    return [finding("stdout-noise", message)]
-
-
-def stdin_unread(unread_bytes: int) -> list[Finding]:
-    return [finding("stdin-unread", f"{unread_bytes:,} bytes of context never read")]
-
-
-def _locate_object(text: str) -> tuple[int, int] | None:
-    """Where the first JSON object that starts a line begins and ends, if the text is not
-    already one JSON value by itself."""
-    if _is_json(text):
-        return None
-    decoder = json.JSONDecoder()
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        start = offset + len(line) - len(line.lstrip())
-        offset += len(line)
-        if text.startswith("{", start):
-            try:
-                value, end = decoder.raw_decode(text, start)
-            except ValueError:
-                continue
-            if isinstance(value, dict):
-                return start, end
-    return None
-
-
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
-
-
-def _lines(text: str) -> str:
-    count = len(text.splitlines())
-    return f"{count} line{'s' if count != 1 else ''} of text"
-
-
-def _first_line(text: str) -> str:
-    line = text.splitlines()[0]
-    return line if len(line) <= 60 else line[:57] + "..."
-
-
-# ---- j-cli -----------------------------------------------------------------------------------
 
 _ACTION_HINTS = {
     "abort": "stop",
