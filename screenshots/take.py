@@ -35,11 +35,11 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from inspector.bridge.listener import ListenOptions
-from inspector.config.openclaw_plugin import read_plugin
 from inspector.demo import DEMO_CONFIG, DEMO_FOLDER, DEMO_SCENARIO, EXAMPLES
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
 from inspector.hosts.openclaw import BRIDGE_PLUGIN_FOLDER
+from inspector.hosts.openclaw.config import read_plugin
 from inspector.hosts.openclaw.node_harness import Harness
 from inspector.journal.journal import Journal
 from inspector.relay.command_wire import INSIDE_INSPECTOR

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from inspector.config.openclaw_plugin import PluginFolder
+from inspector.config.plugin_folder import PluginFolder
 
 INTERCEPT_NAMES = ("before_llm", "after_llm", "before_tool", "after_tool", "approve_tool")
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from inspector.cli.main import main
-from inspector.config.openclaw_plugin import read_plugin
 from inspector.hosts.openclaw.chain import DECISION_HOOKS
+from inspector.hosts.openclaw.config import read_plugin
 from inspector.hosts.openclaw.events import HOOK_NAMES
 from inspector.hosts.openclaw.install import PLUGIN_FOLDER, PLUGIN_ID
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from inspector.bridge.listener import Listener
-from inspector.config.openclaw_plugin import read_plugin
 from inspector.engine import Engine
+from inspector.hosts.openclaw.config import read_plugin
 from inspector.hosts.openclaw.node_harness import Harness, Registration
 from inspector.journal.journal import Journal
 from tests.support.paths import HOOKS, HOSTS

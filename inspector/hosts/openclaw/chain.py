@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from inspector.config.openclaw_plugin import PluginFolder
+from inspector.config.plugin_folder import PluginFolder
 from inspector.host_names import OPENCLAW
 from inspector.hosts.openclaw.findings import CONVERSATION_HOOKS, finding
 from inspector.hosts.openclaw.merge import (

@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config.model import Config
-from inspector.config.openclaw_plugin import MANIFEST, is_plugin_folder, read_plugin
 from inspector.hooks.approvals import Approvals
 from inspector.host_names import LABELS, OPENCLAW
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.openclaw.chain import handler_answer, run_failed
+from inspector.hosts.openclaw.config import MANIFEST, is_plugin_folder, read_plugin
 from inspector.hosts.openclaw.events import HOOK_NAMES
 from inspector.hosts.openclaw.findings import finding
 from inspector.hosts.openclaw.install import INSTALLER

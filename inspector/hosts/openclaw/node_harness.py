@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspector.config.openclaw_plugin import PluginFolder
+from inspector.config.plugin_folder import PluginFolder
 from inspector.journal.journal import Journal
 from inspector.journal.records import Lifecycle, Noise, Stderr
 

@@ -1,11 +1,11 @@
 """Read an OpenClaw plugin folder as OpenClaw finds it: openclaw.plugin.json (id, configSchema)
 and package.json's openclaw.extensions entry, plus the plugin's entry in an optional
 openclaw.json beside them (plugins.entries.<id>: config, hooks.allowConversationAccess,
-hooks.timeouts). Anything wrong is a ConfigError naming the file, line and key."""
+hooks.timeouts), into the Config's PluginFolder. Anything wrong is a ConfigError naming the
+file, line and key."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,27 +13,13 @@ from inspector.config.document import Document
 from inspector.config.errors import ConfigError
 from inspector.config.files import read_config_text
 from inspector.config.parse import parse_json
+from inspector.config.plugin_folder import PluginFolder
 
 MANIFEST = "openclaw.plugin.json"
 PACKAGE = "package.json"
 SETTINGS = "openclaw.json"  # optional: the Gateway config's entry for this plugin
 SOURCE_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".json"})
 SKIPPED_FOLDERS = frozenset({"node_modules", ".git"})
-
-
-@dataclass(frozen=True)
-class PluginFolder:
-    id: str
-    folder: Path
-    entry: Path
-    name: str = ""
-    config: dict[str, Any] = field(default_factory=dict)
-    allow_conversation_access: bool = False
-    timeouts: tuple[tuple[str, int], ...] = ()  # hooks.timeouts.<hook>: the operator's limits
-    files: tuple[Path, ...] = ()  # every file a save of which reloads the plugin
-
-    def timeout_for(self, hook_name: str) -> int | None:
-        return dict(self.timeouts).get(hook_name)
 
 
 def is_plugin_folder(path: Path) -> bool:
