@@ -3,7 +3,7 @@ bare (before_tool) where an exchange names the method (hook.before_tool)."""
 
 from __future__ import annotations
 
-from inspector.protocol.catalogue import METHODS
+from inspector.hosts.picoclaw.catalogue import METHODS
 from inspector.protocol.stages import STAGES
 
 EVENTS: tuple[str, ...] = (*METHODS, *STAGES)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from inspector.findings.finding import Finding, Severity
+from inspector.hosts.picoclaw import catalogue
 from inspector.hosts.picoclaw.codes import finding
 from inspector.hosts.picoclaw.gojson.decode import RawValue, field_for, fold
 from inspector.hosts.picoclaw.gojson.schemas import (
@@ -18,7 +19,6 @@ from inspector.hosts.picoclaw.gojson.schemas import (
 from inspector.hosts.picoclaw.gojson.syntax import JsonObject
 from inspector.hosts.picoclaw.gojson.types import GoType, Map, Pointer, Slice, Struct, deep_equal
 from inspector.hosts.picoclaw.outcome import DISCARDED, Decoded, RpcLine
-from inspector.protocol import catalogue
 from inspector.protocol.stages import ACTIONS, CONTINUE, HELLO, RESPOND
 
 _ACTION_HINTS = {"allow": CONTINUE, "approve": CONTINUE, "deny": "deny_tool", "block": "deny_tool"}

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from inspector.findings.finding import Finding
+from inspector.hosts.picoclaw import catalogue
 from inspector.hosts.picoclaw.codes import finding
 from inspector.hosts.picoclaw.outcome import RpcLine
-from inspector.protocol import catalogue
 from inspector.protocol.framing import PICOCLAW_MAX_LINE
 
 # Go names the message field whose value it could not decode: ...processHookRPCMessage.id ...

@@ -14,6 +14,7 @@ from inspector.config.model import Config, HookSpec
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.picoclaw import templates
 from inspector.hosts.picoclaw.answers import settle_answer
+from inspector.hosts.picoclaw.catalogue import METHODS
 from inspector.hosts.picoclaw.chain import Pipeline
 from inspector.hosts.picoclaw.decode import typed_params
 from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
@@ -26,7 +27,6 @@ from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_OK, Exchange, Lifecycle, Noise, Record, Stderr
 from inspector.pipeline.gate import Gate, GatedHook
 from inspector.pipeline.hook import Hook, LiveHook
-from inspector.protocol.catalogue import METHODS
 from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGE_FOR_METHOD, STAGES
 from inspector.safe_text import one_line
 
