@@ -70,11 +70,11 @@ def printable(text: str) -> str:
     return _UNSAFE_IN_BLOCK.sub(_visible, text)
 
 
-def one_line(text: str, limit: int = 200) -> str:
+def one_line(text: str, limit: int | None = 200) -> str:
     """`text` on one line, every unsafe character (newline and tab too) made visible, cut to
-    `limit` characters with an ellipsis."""
+    `limit` characters with an ellipsis (None: never cut, for text that is wrapped instead)."""
     flat = _UNSAFE.sub(_visible, text)
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return flat if limit is None or len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def shown(text: str, style: StyleType = "", limit: int = 200) -> Text:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.cli.printer import describe, finding_line
+from rich.console import Console
+from rich.text import Text
+
+from inspector.cli.printer import FINDING_INDENT, describe, finding_line, print_wrapped
+from inspector.cli.session import config_or_demo
 from inspector.drivers.check import check
 from inspector.host_names import host_label
 from inspector.hosts.probe import HookReport
 from inspector.journal.records import Lifecycle
 from inspector.safe_text import json_dumps, one_line
-from rich.console import Console
-from rich.text import Text
-
-from inspector.cli.session import config_or_demo
 
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 _QUIET_STATES = ("starting", "stopping", "stopped")
@@ -38,11 +38,11 @@ def _print(reports: list[HookReport]) -> None:
                 continue
             console.print(Text("  ").append_text(describe(record)))
             for finding in record.findings_list:
-                console.print(finding_line(finding, record.host))
+                print_wrapped(console, finding_line(finding, record.host), FINDING_INDENT)
         for event, why in report.not_probed.items():
             console.print(Text(f"  not probed: {one_line(event)} ({why})", style="yellow"))
         for problem in report.problems:
-            console.print(Text(f"  ✗ {one_line(problem)}", style="red"))
+            print_wrapped(console, Text(f"✗ {one_line(problem, None)}", style="red"), 2)
     failed = sum(1 for report in reports if not report.ok)
     console.print(
         Text(

@@ -27,7 +27,9 @@ def _add_config(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         type=Path,
         metavar="CONFIG",
-        help="hook config: native YAML or PicoClaw config.json (default: the bundled demo)",
+        help="hook config: native YAML, PicoClaw's config.json, a j-cli or Claude Code project "
+        "folder (or its .jcli/hooks folder or .claude/settings.json), or an OpenClaw plugin "
+        "folder (default: the bundled demo)",
     )
 
 
@@ -64,15 +66,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_config(run)
     run.add_argument(
-        "--scenario", type=Path, metavar="FILE", help="scenario to play (default: the demo's)"
+        "--scenario",
+        type=Path,
+        metavar="FILE",
+        help="scenario to play (default: the first *scenario*.yaml next to CONFIG; without "
+        "CONFIG, or for PicoClaw hooks with none there, the demo's)",
     )
     _add_journal(run)
     run.add_argument("--json", action="store_true", help="one JSON record per line")
     run.add_argument(
         "--strict",
         action="store_true",
-        help="exit 1 also when a call failed (error, timeout, exited, invalid, not_sent) "
-        "or a hook crashed",
+        help="exit 1 also when a call failed (error, timeout, exited, invalid, not_sent; a "
+        "Claude Code exit 2 that blocks is an answer) or a hook crashed",
     )
     run.add_argument(
         "--watch",

@@ -32,6 +32,8 @@ PRINTED_KEPT = 100_000
 # Records finished within this long are printed together, after it: a relayed call's answer goes
 # out before its records are laid out, not after.
 PRINT_AFTER_S = 0.005
+FINDING_INDENT = 10  # a finding's lines start under its record's text, after the time
+MIN_WRAP = 40  # however narrow the terminal, a wrapped text has this many columns
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "warn": "yellow", "info": "cyan"}
 STATUS_STYLE = {"ok": "green", "timeout": "bold red", "exited": "bold red", "not_sent": "red"}
 VERDICT_STYLE = {
@@ -98,17 +100,21 @@ class Printer:
             return
         if self._start is None:
             self._start = record.ts
-        line = Text(f"{record.ts - self._start:8.3f}s ", style="dim")
+        # a record may have begun a moment before the first one printed: 0.000, never -0.000
+        line = Text(f"{max(0.0, record.ts - self._start):8.3f}s ", style="dim")
         line.append_text(describe(record))
         findings = [finding_line(finding, record.host) for finding in record.findings_list]
         self.output.put([line, *findings])
 
     def _render(self, item: str | list[Text]) -> str:
+        """A record's line, as long as it is, then its findings wrapped under it."""
         if isinstance(item, str):
             return item
+        line, *findings = item
         with self.console.capture() as capture:
-            for line in item:
-                self.console.print(line)
+            self.console.print(line)
+            for finding in findings:
+                print_wrapped(self.console, finding, FINDING_INDENT)
         return capture.get()
 
 
@@ -180,13 +186,22 @@ def _decision(record: Decision) -> Text:
 
 
 def finding_line(finding: Finding, host: str = PICOCLAW) -> Text:
-    text = Text("          ")
+    """A finding whole, for print_wrapped: never cut."""
+    text = Text()
     label = f"[{one_line(finding.severity)}] {one_line(finding.code)}"
     text.append(label, style=SEVERITY_STYLE.get(finding.severity, ""))
-    text.append(f" {one_line(finding.message)}")
+    text.append(f" {one_line(finding.message, None)}")
     if finding.host_does:
-        text.append(f"  ({one_line(host_label(host))}: {one_line(finding.host_does)})", style="dim")
+        does = f"  ({one_line(host_label(host))}: {one_line(finding.host_does, None)})"
+        text.append(does, style="dim")
     return text
+
+
+def print_wrapped(console: Console, text: Text, indent: int) -> None:
+    """`text` whole, its words wrapped at the console's width under `indent` spaces."""
+    for line in text.wrap(console, max(MIN_WRAP, console.width - indent)):
+        line.rstrip()
+        console.print(Text(" " * indent).append_text(line), soft_wrap=True)
 
 
 def _state_style(state: str) -> str:

@@ -6,15 +6,9 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
-from inspector.cli.printer import Printer
-from inspector.demo import DEMO_CONFIG, default_scenario
-from inspector.engine import Engine
-from inspector.hosts.runtime import TurnOutcome
-from inspector.journal.records import Reload
-from inspector.reload.watcher import Reloader
-from inspector.scenario import load_scenario
 from rich.console import Console
 
+from inspector.cli.printer import Printer
 from inspector.cli.session import (
     config_or_demo,
     crashes,
@@ -22,6 +16,16 @@ from inspector.cli.session import (
     failed_calls,
     hooks_that_never_started,
 )
+from inspector.config import Config
+from inspector.config.errors import ConfigError
+from inspector.demo import DEMO_CONFIG, EXAMPLES, default_scenario, scenarios_near
+from inspector.engine import Engine
+from inspector.host_names import PICOCLAW, host_label
+from inspector.hosts.registry import host_named
+from inspector.hosts.runtime import TurnOutcome
+from inspector.journal.records import Exchange, Reload
+from inspector.reload.watcher import Reloader
+from inspector.scenario import load_scenario
 
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 
@@ -38,7 +42,7 @@ async def run_scenario(
     """1 on an error-severity finding or a hook that never started; with `strict`, also on a
     failed call (error, timeout, exited, invalid, not_sent) or a hook that crashed."""
     config = config_or_demo(config_path)
-    scenario = load_scenario(scenario_path or default_scenario(config_path))
+    scenario = load_scenario(scenario_path or _scenario_near(config_path, config))
     engine = Engine(config, journal_path=journal_path)
     engine.approvals.unattended = True  # no UI: nobody can answer a prompt
     printer = Printer(engine.journal, as_json=as_json)
@@ -64,7 +68,8 @@ async def run_scenario(
     plugin = [config.plugin.id] if config.plugin else []
     names = [spec.name for spec in config.enabled_hooks] + plugin
     missing = hooks_that_never_started(engine.journal, names)
-    failed, crashed = len(failed_calls(engine.journal)), len(crashes(engine.journal))
+    failed = len(failed_calls(engine.journal, _run_failed))
+    crashed = len(crashes(engine.journal))
     if not as_json:
         summary.print(
             f"{errors} error finding(s); {failed} failed call(s); {crashed} crash(es)"
@@ -74,6 +79,21 @@ async def run_scenario(
     if errors or missing or (strict and (failed or crashed)):
         return EXIT_PROBLEMS
     return EXIT_OK
+
+
+def _scenario_near(config_path: Path | None, config: Config) -> Path:
+    """The scenario next to the config; the demo's only for PicoClaw hooks: its turn is written
+    for the demo's hooks, and misses another host's project (its tools, its events)."""
+    if config_path is None or config.host == PICOCLAW or scenarios_near(config_path):
+        return default_scenario(config_path)
+    example = EXAMPLES / config.host / "scenario.yaml"
+    start = f" ({example} is one to start from)" if example.is_file() else ""
+    raise ConfigError(
+        str(config_path),
+        f"No scenario files next to the config (the demo's turn is written for the PicoClaw "
+        f"demo's hooks, not these {host_label(config.host)} hooks); name one with --scenario "
+        f"FILE{start}",
+    )
 
 
 async def _replay_on_reload(
@@ -92,3 +112,7 @@ async def _replay_on_reload(
                 await play()
     finally:
         watching.cancel()
+
+
+def _run_failed(exchange: Exchange) -> bool:
+    return host_named(exchange.host).run_failed(exchange)

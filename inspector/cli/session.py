@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -72,10 +72,15 @@ def hooks_that_never_started(journal: Journal, names: list[str]) -> list[str]:
     return [name for name in names if name not in ready]
 
 
-def failed_calls(journal: Journal) -> list[Exchange]:
+def failed_calls(journal: Journal, run_failed: Callable[[Exchange], bool]) -> list[Exchange]:
     """Calls that got no usable answer: an error, a timeout, a hook that exited mid-call, an
-    answer PicoClaw cannot decode, or a request never sent."""
-    return [record for record in journal.of_type(Exchange) if record.status in FAILED_CALL]
+    answer PicoClaw cannot decode, or a request never sent; and that the host (`run_failed`)
+    counts as failed, not as an answer: a Claude Code exit 2 that blocks is its answer."""
+    return [
+        record
+        for record in journal.of_type(Exchange)
+        if record.status in FAILED_CALL and run_failed(record)
+    ]
 
 
 def crashes(journal: Journal) -> list[Lifecycle]:
