@@ -17,6 +17,7 @@ from textual.widgets import Button, Footer, Label, Select, TextArea
 
 from inspector.hosts.runtime import ComposerOffer
 from inspector.safe_text import json_dumps, one_line, shown
+from inspector.tui.widgets.json_view import leading
 
 COMPOSE_TITLE = "Compose request"
 
@@ -34,9 +35,10 @@ class ComposeRequest:
 
 
 def _pretty(params: dict[str, Any]) -> str:
-    """The params for the editor: unsafe characters as JSON escapes, so the text still parses
-    to the same params."""
-    return json_dumps(params, indent=2)
+    """The params for the editor, in the detail pane's order (the tool and its arguments first,
+    meta and context last): unsafe characters as JSON escapes, so the text still parses to the
+    same params."""
+    return json_dumps(leading(params), indent=2)
 
 
 def parse_params(text: str) -> dict[str, Any] | str:
@@ -99,6 +101,8 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
         Binding("ctrl+s,ctrl+enter", "send", "Send", key_display="^s", id="composer.send"),
         Binding("ctrl+t", "template", "Template", key_display="^t", id="composer.template"),
         Binding("ctrl+r", "revert", "Revert", key_display="^r", id="composer.revert"),
+        # Tab indents in the editor, as in any code editor; this key leaves it for the buttons.
+        Binding("ctrl+j", "leave_editor", "Buttons", key_display="^j", id="composer.buttons"),
         # The code editor takes Escape to leave the editor, so Cancel needs priority.
         Binding("escape", "cancel", "Cancel", priority=True, id="composer.cancel"),
     ]
@@ -249,6 +253,11 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
             return
         self._template_text = text
         self._editor.load_text(text)
+
+    def action_leave_editor(self) -> None:
+        """To Send when the params can be sent, else to the first button."""
+        send = self.query_one("#send", Button)
+        self.set_focus(self.query_one("#template", Button) if send.disabled else send)
 
     def action_revert(self) -> None:
         self._editor.load_text(self._opening_text)
