@@ -23,10 +23,14 @@ from inspector.bridge.accept_loop import BACKLOG, AcceptLoop, bind_tcp
 from inspector.bridge.command_session import CommandSession
 from inspector.bridge.greeting import DEFAULT_NAME, Greeting, Refused, read_greeting
 from inspector.bridge.greeting_line import Allowance, FirstLine, TooLong, read_first_line
+from inspector.bridge.http_hooks import LABEL as HTTP_LABEL
+from inspector.bridge.http_hooks import HttpHooks
 from inspector.bridge.jsonrpc_session import RelaySession
 from inspector.bridge.plugin_session import PluginSession
 from inspector.bridge.proving import greeting_line
 from inspector.bridge.refusals import REFUSED, RefusalLog
+from inspector.config.errors import ConfigError
+from inspector.hosts.http_endpoint import read_endpoint
 from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
 from inspector.relay import wire
@@ -154,6 +158,7 @@ class Listener:
         self._accept_failing = False
         self._refusals = RefusalLog(engine.journal)
         self._received_fds = Allowance()  # descriptors sent with greetings, held at once
+        self.http: HttpHooks | None = None  # Claude Code's HTTP hooks, once install made them
 
     async def start(self) -> None:
         try:
@@ -172,10 +177,27 @@ class Listener:
         )
         self._accept_loop.start()
         os.environ[INSIDE_INSPECTOR] = self.address  # inherited by every hook started from now
+        await self._start_http()
+
+    async def _start_http(self) -> None:
+        """Claude Code's HTTP hooks' door, when `install claude --http` made its endpoint; a
+        port another inspector holds, or an endpoint file not this user's alone, is said in
+        the journal and the relays are served all the same."""
+        try:
+            endpoint = read_endpoint()
+            if endpoint is None:
+                return
+            http = HttpHooks(self.engine, endpoint, max_body=self.max_line)
+            await http.start()
+        except (ConfigError, OSError) as error:
+            detail = f"not listening for Claude Code's HTTP hooks: {error}"
+            self.engine.journal.append(Lifecycle(hook=HTTP_LABEL, state="failed", detail=detail))
+            return
+        self.http = http
 
     def time_left(self, seq: int) -> float | None:
         """Seconds until a held relayed request (by exchange seq) is dropped; None for others."""
-        for session in self._all_sessions():
+        for session in [*self._all_sessions(), *(self.http.calls if self.http else ())]:
             deadline = session.deadline_of(seq)
             if deadline is not None:
                 return deadline.left_s()
@@ -193,6 +215,8 @@ class Listener:
         if self._accept_loop is not None:
             await self._accept_loop.close()
         await asyncio.gather(*(session.close() for session in self._all_sessions()))
+        if self.http is not None:
+            await self.http.close()
         for writer in self._connections:  # still greeting
             writer.close()
         await asyncio.gather(*self._handlers, return_exceptions=True)

@@ -47,6 +47,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         " (default), block, or OpenClaw's own approval",
     )
     install.add_argument(
+        "--http",
+        action="store_true",
+        help="Claude Code: http handlers that POST each event to the inspector on loopback, with"
+        " its token, in .claude/settings.local.json (no relay process; see docs/claude-code.md)",
+    )
+    install.add_argument(
         "--print",
         action="store_true",
         help="OpenClaw: print the openclaw.json snippet instead of changing the file",
@@ -88,6 +94,7 @@ def run_install(args: argparse.Namespace) -> int:
         timeout_s=args.timeout,
         socket=args.socket,
         no_inspector=args.no_inspector,
+        http=args.http,
     )
     snippet = installer.snippet(place, options) if args.print else None
     if snippet is not None:

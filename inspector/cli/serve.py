@@ -63,8 +63,11 @@ async def _serve(
             watching = asyncio.create_task(reloader.watch())
             try:
                 await reloader.armed.wait()
+                http = f"; Claude Code's HTTP hooks on {listener.http.url}" if listener.http else ""
                 print(
-                    f"hook-inspector: listening on {listener.address}", file=sys.stderr, flush=True
+                    f"hook-inspector: listening on {listener.address}{http}",
+                    file=sys.stderr,
+                    flush=True,
                 )
                 await stop.wait()
             finally:

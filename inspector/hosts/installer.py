@@ -30,6 +30,7 @@ class Options:
     timeout_s: int | None = None
     socket: Path | None = None
     no_inspector: str | None = None  # one of the installer's `no_inspector` choices
+    http: bool = False  # --http: the host's own HTTP hooks to the inspector, not the relay
 
 
 class Installer(Protocol):
