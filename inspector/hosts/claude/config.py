@@ -11,7 +11,8 @@ name, or the command's first word), with `#2`, `#3`... when the name is taken. A
 `timeout` is in seconds; without one it gets DEFAULT_TIMEOUT_S. Other handler types (http,
 prompt, agent, mcp_tool) are kept, disabled, so they can be listed, with a warning: the
 inspector does not run them. So is everything when a file sets `disableAllHooks`, and every hook
-of an event name Claude Code does not know (the file still loads, as it does in Claude Code).
+of an event name the newest Claude Code known here does not know (the file still loads, as it
+does in Claude Code).
 
 Warnings are ConfigWarnings (as j-cli's reader gives): file, line, key, a Claude finding, and the
 hook they concern.
@@ -34,9 +35,9 @@ from inspector.config.parse import parse_json
 from inspector.config.warning import ConfigWarning
 from inspector.host_names import CLAUDE
 from inspector.hosts.claude.events import (
-    CLI_VERSION,
     EVENTS,
     MATCH_FIELDS,
+    NEWEST_VERSION,
     is_match_all,
     matcher_error,
 )
@@ -157,11 +158,14 @@ class _Reader:
                 self._unknown_event(doc, path, event, first)
 
     def _unknown_event(self, doc: Document, path: KeyPath, event: str, first: int) -> None:
-        """Claude Code loads the file and never fires the event: its hooks are listed, disabled."""
+        """Claude Code loads the file and never fires the event: its hooks are listed, disabled.
+        The newest release known here may not be the newest there is, so the warning says which
+        release never runs them."""
         names = [spec.name for spec in self.specs[first:]]
         self.specs[first:] = [replace(spec, enabled=False) for spec in self.specs[first:]]
-        hint = did_you_mean(event, EVENTS) or f" (Claude Code {CLI_VERSION} knows {len(EVENTS)})"
-        message = f'unknown hook event "{event}"{hint}: its hooks never run'
+        newest = f"Claude Code {NEWEST_VERSION}, the newest release known here"
+        hint = did_you_mean(event, EVENTS) or ""
+        message = f'unknown hook event "{event}"{hint}: {newest}, never runs its hooks'
         self.warn(doc, path, "claude-unknown-event", message, ", ".join(names) or None)
 
     def _group(self, doc: Document, level: str, event: str, path: KeyPath, group: object) -> None:

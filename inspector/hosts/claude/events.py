@@ -13,12 +13,11 @@ STOP = "Stop"
 SUBAGENT_STOP = "SubagentStop"
 SESSION_START = "SessionStart"
 
-CLI_VERSION = "2.1.197"  # the Claude Code release these lists were read from
+# The Claude Code release whose `claude -p` behaviour the emulation plays (payloads, matchers,
+# answers); the settings reader knows the events of every release in EVENTS_BY_VERSION.
+CLI_VERSION = "2.1.197"
 
-# Every hook event name Claude Code 2.1.197 knows, in its own order. Config files may name any of
-# them (an unknown name loads too, with a finding); the turn runner fires those a `claude -p`
-# session fires.
-EVENTS = (
+_EVENTS_2_1_197 = (
     "PreToolUse",
     "PostToolUse",
     "PostToolUseFailure",
@@ -50,14 +49,66 @@ EVENTS = (
     "FileChanged",
     "MessageDisplay",
 )
+_EVENTS_2_1_332 = (
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Setup",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "Elicitation",
+    "ElicitationResult",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "DirectoryAdded",
+    "MessageDisplay",
+    "PreSkillShellCommand",
+)
+
+# Every hook event name each known Claude Code release knows, in its own order, as read from its
+# program (tests/real_agents/test_claude_emulation_events.py reads them again from the installed
+# CLIs). Oldest first; the last is the newest known.
+EVENTS_BY_VERSION: dict[str, tuple[str, ...]] = {
+    "2.1.197": _EVENTS_2_1_197,
+    "2.1.332": _EVENTS_2_1_332,
+}
+NEWEST_VERSION = next(reversed(EVENTS_BY_VERSION))
+
+# The names a settings file may use: the newest known release's. A name outside them still loads
+# (its hooks listed, disabled, with a warning naming it), as Claude Code loads it; the turn runner
+# fires those a `claude -p` session fires.
+EVENTS = EVENTS_BY_VERSION[NEWEST_VERSION]
+
 
 TOOL_EVENTS = frozenset(
     {PRE_TOOL_USE, PERMISSION_REQUEST, "PermissionDenied", POST_TOOL_USE, POST_TOOL_USE_FAILURE}
 )
 
-# The stdin field a matcher is tested against (2.1.197). Tool events match the tool name; the
-# others listed match the field named. FileChanged matches the changed file's base name (not
-# emulated). Any other event runs all its hooks whatever the matcher.
+# The stdin field a matcher is tested against (2.1.197; 2.1.332's new events as its program reads
+# them, the model switches matching the canonical name of to_model). Tool events match the tool
+# name; the others listed match the field named. FileChanged matches the changed file's base name
+# (not emulated). Any other event runs all its hooks whatever the matcher.
 MATCH_FIELDS: dict[str, str] = {
     **dict.fromkeys(TOOL_EVENTS, "tool_name"),
     "UserPromptExpansion": "command_name",
@@ -74,6 +125,10 @@ MATCH_FIELDS: dict[str, str] = {
     "ElicitationResult": "mcp_server_name",
     "ConfigChange": "source",
     "InstructionsLoaded": "load_reason",
+    "PreModelSwitch": "to_model",
+    "PostModelSwitch": "to_model",
+    "DirectoryAdded": "source",
+    "PreSkillShellCommand": "tool_name",
 }
 
 # Plain (non-JSON) stdout on exit 0 is added to Claude's context only for these.

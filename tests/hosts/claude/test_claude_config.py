@@ -11,7 +11,10 @@ import pytest
 
 from inspector.config.errors import ConfigError
 from inspector.hosts.claude.config import load_claude, read_claude
-from inspector.hosts.claude.events import EVENTS  # checked against the CLI in real_agents
+from inspector.hosts.claude.events import (  # checked against the CLIs in real_agents
+    EVENTS,
+    EVENTS_BY_VERSION,
+)
 
 
 def hooks(event: str, *commands: str, matcher: str | None = None, **more: Any) -> dict:
@@ -174,15 +177,26 @@ def test_unknown_keys_are_warned_about(tmp_path: Path) -> None:
     assert warning.finding.message == 'timout: ignored (did you mean "timeout"?)'
 
 
-def test_every_event_name_of_claude_code_2_1_197_loads(tmp_path: Path) -> None:
-    assert len(EVENTS) == 30
-    assert {"PostToolBatch", "UserPromptExpansion", "MessageDisplay"} <= set(EVENTS)
-    settings = {"hooks": {event: hooks(event, "x")["hooks"][event] for event in EVENTS}}
+@pytest.mark.parametrize("version", EVENTS_BY_VERSION)
+def test_every_event_name_of_each_known_claude_code_loads(tmp_path: Path, version: str) -> None:
+    names = EVENTS_BY_VERSION[version]
+    settings = {"hooks": {event: hooks(event, "x")["hooks"][event] for event in names}}
     write(tmp_path, "settings.json", settings)
     loaded = read_claude(tmp_path)
-    assert [spec.event for spec in loaded.config.command_hooks] == list(EVENTS)
+    assert [spec.event for spec in loaded.config.command_hooks] == list(names)
     assert all(spec.enabled for spec in loaded.config.command_hooks)
     assert loaded.warnings == ()
+
+
+def test_the_reader_knows_the_newest_releases_events(tmp_path: Path) -> None:
+    assert (len(EVENTS_BY_VERSION["2.1.197"]), len(EVENTS)) == (30, 34)
+    newer = {"PreModelSwitch", "PostModelSwitch", "DirectoryAdded", "PreSkillShellCommand"}
+    assert set(EVENTS) - set(EVENTS_BY_VERSION["2.1.197"]) == newer
+    write(tmp_path, "settings.json", hooks("PreModelSwitch", "models.sh", matcher="opus"))
+    loaded = read_claude(tmp_path)
+    [spec] = loaded.config.hooks
+    assert (spec.name, spec.enabled, loaded.warnings) == ("PreModelSwitch:models.sh", True, ())
+    assert spec.matcher == "opus"
 
 
 def test_an_unknown_event_name_loads_the_file_and_says_its_hooks_never_run(
@@ -203,7 +217,23 @@ def test_an_unknown_event_name_loads_the_file_and_says_its_hooks_never_run(
         "PreToolUser:guard.sh",
     )
     assert warning.finding.message == (
-        'unknown hook event "PreToolUser" (did you mean "PreToolUse"?): its hooks never run'
+        'unknown hook event "PreToolUser" (did you mean "PreToolUse"?): Claude Code 2.1.332, '
+        "the newest release known here, never runs its hooks"
+    )
+
+
+def test_an_event_newer_than_every_known_release_is_named_with_where_it_is(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "settings.json", hooks("PostDeploy", "tell.sh"))
+    loaded = read_claude(tmp_path)
+    [spec] = loaded.config.hooks
+    [warning] = loaded.warnings
+    assert (spec.name, spec.enabled) == ("PostDeploy:tell.sh", False)
+    assert (warning.file, warning.line, warning.key) == (str(path), 3, "hooks.PostDeploy")
+    assert warning.finding.message == (
+        'unknown hook event "PostDeploy": Claude Code 2.1.332, the newest release known here, '
+        "never runs its hooks"
     )
 
 
