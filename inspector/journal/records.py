@@ -110,6 +110,8 @@ class Exchange(Record):
     exit_code: int | None = None
     stderr: str | None = None
     cwd: str | None = None  # the folder it ran in (a relayed event: the live agent's hook's)
+    # an http hook's run: raw_request is the body POSTed, raw_response the answer's body
+    http_status: int | None = None
 
     @property
     def by_command(self) -> bool:

@@ -17,10 +17,8 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
-from inspector.hooks.command_hook import CommandHook
-from inspector.hooks.run_command import CommandRun
 from inspector.journal.journal import Journal
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -42,6 +40,30 @@ TARGET_PREFIX = "@"  # `@hook EXPR` or `@stage EXPR` in the intercept field
 HELD_AT_STAGE, HELD_AT_HOOK = "held-at-stage", "held-at-hook"
 
 Predicate = Callable[[Exchange], bool]
+Run = TypeVar("Run", covariant=True)
+
+
+class OneShotHook(Protocol[Run]):
+    """A hook that runs once per call, no process kept between calls: a command (CommandHook,
+    its run a CommandRun) or an HTTP request (HttpHook, an HttpRun)."""
+
+    def exchange_for(
+        self, context: Mapping[str, Any], *, source: str, turn: str | None, cwd: str | None = None
+    ) -> Exchange: ...
+
+    def never_ran(self, exchange: Exchange) -> Run: ...
+
+    async def call(
+        self,
+        context: Mapping[str, Any],
+        *,
+        source: str,
+        turn: str | None = None,
+        timeout_ms: int | None = None,
+        env: Mapping[str, str] | None = None,
+        exchange: Exchange | None = None,
+        cwd: str | None = None,
+    ) -> tuple[Exchange, Run]: ...
 
 
 class InterceptTargetError(ValueError):
@@ -352,13 +374,13 @@ class GatedHook:
         return await self.inner.notify(method, params)
 
 
-class GatedCommandHook:
-    """A command hook behind the gate: a run the predicate matches is journalled as held, with
-    its stdin context as the request, before its process starts; in a chain only when
-    intercepting at each hook (at the stage, the event was held before its hooks). Dropped, it
-    never starts, and the host reads it as a run that failed."""
+class GatedCommandHook(Generic[Run]):
+    """A command or HTTP hook behind the gate: a run the predicate matches is journalled as
+    held, with its context as the request, before its process starts or its request is sent;
+    in a chain only when intercepting at each hook (at the stage, the event was held before its
+    hooks). Dropped, it never starts, and the host reads it as a run that failed."""
 
-    def __init__(self, inner: CommandHook, gate: Gate, *, in_chain: bool = True) -> None:
+    def __init__(self, inner: OneShotHook[Run], gate: Gate, *, in_chain: bool = True) -> None:
         self.inner = inner
         self.gate = gate
         self.in_chain = in_chain
@@ -372,7 +394,7 @@ class GatedCommandHook:
         timeout_ms: int | None = None,
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
-    ) -> tuple[Exchange, CommandRun]:
+    ) -> tuple[Exchange, Run]:
         exchange = None
         holds_here = self.gate.at == AT_HOOK or not self.in_chain
         if self.gate.predicate is not None and holds_here:
