@@ -74,6 +74,20 @@ class HookSpec:
 
 
 CommandHostName = Literal["jcli", "claude"]
+# How a Claude Code handler is called: a shell command, a POST, or one host mode cannot make
+# (an MCP tool's call, a prompt to a model, an agent of its own).
+HandlerKind = Literal["command", "http", "mcp_tool", "prompt", "agent"]
+
+
+@dataclass(frozen=True)
+class HttpTarget:
+    """Where an http handler POSTs the event's JSON, and the headers it adds. A header value's
+    $VAR or ${VAR} is filled in only for the names in `allowed_env_vars` (the handler's own
+    list, already narrowed by the settings' httpHookAllowedEnvVars)."""
+
+    url: str
+    headers: tuple[tuple[str, str], ...] = ()
+    allowed_env_vars: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,6 +112,10 @@ class CommandHookSpec:
     priority: int = 0  # order within the host's own ordering
     source: str = ""  # the file it was read from
     kind: Literal["command"] = "command"
+    handler: HandlerKind = "command"  # Claude Code: how it is called (`command` its target)
+    http: HttpTarget | None = None  # an http handler's request
+    on_failure: str = "continue"  # Claude Code: "block" makes a failed or timed-out run block
+    cannot_run: str = ""  # why host mode cannot run it (no model, no MCP server); "": it runs
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any
 
 from inspector.config.model import CommandHookSpec, Config
 from inspector.hooks.command_hook import CommandHook
+from inspector.hooks.http_hook import HttpHook
 from inspector.hosts.host import CommandChain
 from inspector.hosts.probe import HookReport
 from inspector.hosts.runtime import ComposerOffer, Reapplied, TurnRunner, Unreplayable
@@ -63,8 +64,8 @@ class CommandRuntime:
             unchanged=sorted(after.keys() & before.keys() - set(restarted)),
         )
 
-    def hooks(self) -> list[CommandHook]:
-        return self.chain.hook_list()
+    def hooks(self) -> list[CommandHook | HttpHook]:
+        return list(self.chain.hook_list())
 
     def hook_names(self) -> list[str]:
         return sorted({hook.name for hook in self.hooks()})
@@ -80,7 +81,7 @@ class CommandRuntime:
             refuses=lambda _hook, _event, _context: None,
         )
 
-    def _hook(self, name: str, event: str) -> CommandHook | None:
+    def _hook(self, name: str, event: str) -> CommandHook | HttpHook | None:
         return next((h for h in self.hooks() if h.name == name and h.spec.event == event), None)
 
     async def send(self, hook: str, method: str, params: Any, *, source: str) -> Exchange:
@@ -111,10 +112,13 @@ class CommandRuntime:
         return Unreplayable("missing hook", note)
 
     def one_liner(self, exchange: Exchange) -> str | None:
-        """The same stdin into the same command, through its shell."""
+        """The same stdin into the same command, through its shell (an http hook: the same
+        body POSTed with curl)."""
         hook = next((h for h in self.hooks() if h.name == exchange.hook), None)
         if hook is None or exchange.raw_request is None:
             return None
+        if isinstance(hook, HttpHook):
+            return hook.one_liner(exchange.raw_request)
         run = " ".join(shlex.quote(part) for part in (*hook.shell, hook.spec.command))
         prefix = f"cd {shlex.quote(hook.cwd)} && " if hook.cwd else ""
         return f"{prefix}printf '%s' {shlex.quote(exchange.raw_request)} | {run}"
@@ -129,9 +133,22 @@ class CommandRuntime:
         for hook in self.hooks():  # a j-cli hook may listen to several events
             by_name.setdefault(hook.name, []).append(hook.spec)
         self._reports = [await self._probe(specs, source) for specs in by_name.values()]
+        unrunnable = [spec for spec in self.config.command_hooks if spec.cannot_run]
+        if unrunnable:  # named in config order among the others
+            self._reports += [self._cannot_probe(spec) for spec in unrunnable]
+            order = {spec.name: spec.priority for spec in self.config.command_hooks}
+            self._reports.sort(key=lambda report: order.get(report.name, 0))
 
     def reports(self) -> list[HookReport]:
         return self._reports
+
+    def _cannot_probe(self, spec: CommandHookSpec) -> HookReport:
+        """A hook the inspector cannot run (a Claude Code prompt, agent or mcp_tool handler),
+        named in the report with why: it counts as not checked."""
+        report = HookReport(spec.name, self.journal.host, [spec.event], "events")
+        report.cannot_run = spec.cannot_run
+        report.not_probed[spec.event] = "the inspector cannot run this handler"
+        return report
 
     async def _probe(self, specs: list[CommandHookSpec], source: str) -> HookReport:
         name = specs[0].name

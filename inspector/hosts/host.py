@@ -5,7 +5,7 @@ registry lists them. A host reads its config, makes the runtime a session holds
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
+from inspector.hooks.http_hook import HttpHook
 from inspector.hosts.deadline import CallDeadline
 from inspector.hosts.installer import Installer, NoInstaller
 from inspector.hosts.runtime import Fired, Runtime, TurnRunner
@@ -22,10 +23,10 @@ from inspector.pipeline.gate import Gate
 
 
 class CommandChain(Protocol):
-    """A command-hook host's rules over one session's hooks: one process per call, fired by
-    event, every run journalled."""
+    """A command-hook host's rules over one session's hooks: one process (or, for Claude Code's
+    http handlers, one request) per call, fired by event, every run journalled."""
 
-    def hook_list(self) -> list[CommandHook]: ...
+    def hook_list(self) -> Sequence[CommandHook | HttpHook]: ...
 
     def run_failed(self, exchange: Exchange) -> bool:
         """Whether the host counts this run as a failure (not as an answer)."""

@@ -22,10 +22,12 @@ class HookReport:
     records: list[Record] = field(default_factory=list)
     failed: list[Exchange] = field(default_factory=list)  # runs its host counts as failures
     never_ready: bool = False
+    cannot_run: str = ""  # why the inspector cannot run this hook at all ("": it can)
 
     @property
     def problems(self) -> list[str]:
         found = ["never became ready"] if self.never_ready else []
+        found += [f"cannot run here: {self.cannot_run}"] if self.cannot_run else []
         found += [_failure(exchange) for exchange in self.failed]
         found += [
             f"{finding.code}: {finding.message}"

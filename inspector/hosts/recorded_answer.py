@@ -1,5 +1,5 @@
 """What a hook answered, as replay compares it: a JSON-RPC hook's result or error, or a command
-hook's run as its host reads it."""
+hook's run (or an http hook's request) as its host reads it."""
 
 from __future__ import annotations
 
@@ -29,6 +29,11 @@ def command_answer(exchange: Exchange, *, shows_stderr: bool) -> dict[str, Any]:
     exit code."""
     if exchange.status == STATUS_TIMEOUT:
         return {"timed_out": True}
+    if exchange.http_status is not None:  # an http hook's answer: its status and its body
+        return {
+            "http_status": exchange.http_status,
+            "body": _stdout_value(exchange.raw_response or ""),
+        }
     if exchange.exit_code is None:
         return {"error": exchange.error or exchange.status}
     answer: dict[str, Any] = {"exit_code": exchange.exit_code}

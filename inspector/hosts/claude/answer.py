@@ -3,6 +3,7 @@ JSON on stdout."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -51,11 +52,18 @@ def read_answer(event: str, payload: JSONObject, run: CommandRun) -> HookAnswer:
         if output is None:
             context = run.stdout.strip() if event in STDOUT_IS_CONTEXT else ""
             return HookAnswer(CONTINUE, context=context, findings=tuple(findings))
-        findings += output_findings(event, output, payload)
-        return _from_output(event, output, tuple(findings))
+        return read_output(event, payload, output, findings)
     if run.exit_code == 2 and event in EXIT_2_REACHES_CLAUDE:
         return HookAnswer(BLOCK, reason=run.stderr.strip(), findings=tuple(findings))
     return HookAnswer(ERROR, reason=_error_text(run), findings=tuple(findings))
+
+
+def read_output(
+    event: str, payload: JSONObject, output: JSONObject, findings: Iterable[Finding]
+) -> HookAnswer:
+    """A hook's JSON answer (a command's stdout on exit 0, an http hook's 2xx body)."""
+    found = (*findings, *output_findings(event, output, payload))
+    return _from_output(event, output, found)
 
 
 def _from_output(event: str, output: JSONObject, findings: tuple[Finding, ...]) -> HookAnswer:

@@ -1,5 +1,7 @@
-"""Claude Code's hooks for one event: the matching ones run in parallel (identical commands
-once), each run is read as Claude Code reads it, and the answers are combined. `ask` opens
+"""Claude Code's hooks for one event: the matching ones run in parallel (identical commands, or
+URLs, once), commands and http handlers alike, each run is read as Claude Code reads it (an
+http handler's answer by http_answer.py, then the handler's onFailure), and the answers are
+combined. Prompt, agent and mcp_tool handlers are not run here (the runtime lists them). `ask` opens
 the same approval prompt as a manual hook's hook.approve_tool; so does a live Claude Code's
 PermissionRequest that no hook decided (answered allow or deny). For a live PreToolUse the person
 can also leave the call to Claude Code's own dialog (permissionDecision ask); with nobody at the
@@ -28,6 +30,7 @@ from inspector.hooks.approvals import (
     DENY as DENY_VERDICT,
 )
 from inspector.hooks.command_hook import CommandHook
+from inspector.hooks.http_hook import HttpHook
 from inspector.hooks.severity import severity_of
 from inspector.hosts.claude.answer import ALLOW, ASK, CONTINUE, DENY, ERROR, read_answer
 from inspector.hosts.claude.events import MATCH_FIELDS, PERMISSION_REQUEST, PRE_TOOL_USE, matches
@@ -37,6 +40,9 @@ from inspector.hosts.claude.findings import (
     last_to_finish,
     updated_input_ignored,
 )
+from inspector.hosts.claude.http_answer import read_http_answer
+from inspector.hosts.claude.http_headers import header_maker
+from inspector.hosts.claude.on_failure import on_failure
 from inspector.hosts.claude.outcome import (
     EventOutcome,
     HookRun,
@@ -52,6 +58,7 @@ from inspector.journal.records import Decision, Exchange
 from inspector.pipeline.gate import Gate, GatedCommandHook
 
 JSONObject = dict[str, Any]
+ClaudeHook = CommandHook | HttpHook  # a command handler, or an http handler
 
 SHELL = ("/bin/sh", "-c")  # Claude Code's shell form on Linux and macOS
 # Claude Code's dialog waits as long as the user takes; the inspector's prompt counts down like
@@ -83,15 +90,20 @@ class ClaudeHooks:
         self.project_dir = str(project_dir)
         self.ask_timeout_ms = ask_timeout_ms
         hook_env = {**(env or {}), "CLAUDE_PROJECT_DIR": self.project_dir}
-        self.hooks = [
-            CommandHook(
-                spec, journal, shell, cwd=self.project_dir, env=hook_env, stdin_newline=True
-            )
-            for spec in specs
-            if spec.host == "claude" and spec.enabled
-        ]
+        self.hooks: list[ClaudeHook] = []
+        for spec in specs:
+            if spec.host != "claude" or not spec.enabled or spec.cannot_run:
+                continue  # a prompt, agent or mcp_tool handler is listed, never run
+            if spec.handler == "http":
+                self.hooks.append(HttpHook(spec, journal, header_maker(spec), env=hook_env))
+            else:
+                self.hooks.append(
+                    CommandHook(
+                        spec, journal, shell, cwd=self.project_dir, env=hook_env, stdin_newline=True
+                    )
+                )
 
-    def hook_list(self) -> list[CommandHook]:
+    def hook_list(self) -> list[ClaudeHook]:
         return list(self.hooks)
 
     def run_failed(self, exchange: Exchange) -> bool:
@@ -103,7 +115,7 @@ class ClaudeHooks:
     def turn_runner(self) -> ClaudeTurnRunner:
         return ClaudeTurnRunner(self)
 
-    def matching(self, event: str, payload: JSONObject) -> list[CommandHook]:
+    def matching(self, event: str, payload: JSONObject) -> list[ClaudeHook]:
         """The hooks `event` runs with `payload`, in config order, duplicates included."""
         key = MATCH_FIELDS.get(event)
         value = payload.get(key) if key else None
@@ -142,7 +154,7 @@ class ClaudeHooks:
                 return EventOutcome(event, payload)
             edited_input = _edited_tool_input(event, payload, entered)
             payload = entered
-        first: dict[str, CommandHook] = {}
+        first: dict[str, ClaudeHook] = {}
         duplicates = []
         for hook in self.matching(event, payload):
             kept = first.setdefault(hook.spec.command, hook)
@@ -173,7 +185,7 @@ class ClaudeHooks:
 
     async def _run(
         self,
-        hook: CommandHook,
+        hook: ClaudeHook,
         event: str,
         payload: JSONObject,
         source: str,
@@ -182,13 +194,24 @@ class ClaudeHooks:
         finishing: Iterator[int],
         cwd: str | None,
     ) -> HookRun:
-        gated = GatedCommandHook(hook, self.gate)
-        exchange, run = await gated.call(payload, source=source, turn=turn, env=env, cwd=cwd)
+        """One hook's run (a command, or an http handler's POST), read as Claude Code reads it;
+        its onFailure decides what a failure does."""
+        if isinstance(hook, HttpHook):
+            exchange, sent = await GatedCommandHook(hook, self.gate).call(
+                payload, source=source, turn=turn, env=env, cwd=cwd
+            )
+            answer, timed_out = read_http_answer(event, payload, sent), sent.timed_out
+        else:
+            exchange, run = await GatedCommandHook(hook, self.gate).call(
+                payload, source=source, turn=turn, env=env, cwd=cwd
+            )
+            answer, timed_out = read_answer(event, payload, run), run.timed_out
         finished = next(finishing)
-        answer = read_answer(event, payload, run)
+        answer = on_failure(hook.spec, event, answer, timed_out)
         findings = [*exchange.findings, *answer.findings]
         self.journal.amend(exchange, action=answer.action, findings=findings)
-        return HookRun(hook.name, exchange, answer, hook.spec.command, finished)
+        quoted = hook.url if isinstance(hook, HttpHook) else hook.spec.command
+        return HookRun(hook.name, exchange, answer, quoted, finished)
 
     # ---- ask: the human decides ------------------------------------------------------------
 

@@ -6,13 +6,15 @@ so they are merged, not overridden. The path given may be a project folder, its 
 folder, or one of those two files (the other one is read too, as Claude Code would); any other
 JSON file is read on its own (plus the user's file) as if it were a project's settings.
 
-Each `command` handler becomes a CommandHookSpec named `<Event>:<script>` (the script's file
-name, or the command's first word), with `#2`, `#3`... when the name is taken. A handler's
-`timeout` is in seconds; without one it gets DEFAULT_TIMEOUT_S. Other handler types (http,
-prompt, agent, mcp_tool) are kept, disabled, so they can be listed, with a warning: the
-inspector does not run them. So is everything when a file sets `disableAllHooks`, and every hook
-of an event name the newest Claude Code known here does not know (the file still loads, as it
-does in Claude Code).
+Each handler becomes a CommandHookSpec (handlers.py reads its fields) named `<Event>:<label>`:
+a command's script (its file name, or the command's first word), else the handler's type
+(`http`, `prompt`, ...), with `#2`, `#3`... when the name is taken. A handler's `timeout` is in
+seconds. Command and http handlers run; prompt, agent and mcp_tool handlers are listed with why
+host mode cannot run them (a warning and the spec's `cannot_run`). Every hook is disabled when a
+file sets `disableAllHooks`, and every hook of an event name the newest Claude Code known here
+does not know (the file still loads, as it does in Claude Code). An http handler's
+`allowedEnvVars` is narrowed to the settings' `httpHookAllowedEnvVars` when any file sets it
+(the lists of all files merge, as Claude Code merges them).
 
 Warnings are ConfigWarnings (as j-cli's reader gives): file, line, key, a Claude finding, and the
 hook they concern.
@@ -28,7 +30,14 @@ from pathlib import Path
 from inspector.config.checks import SCRIPT_SUFFIXES, did_you_mean
 from inspector.config.document import Document, KeyPath, format_key
 from inspector.config.errors import ConfigError
-from inspector.config.fields import describe, field, want_bool, want_map, want_str
+from inspector.config.fields import (
+    describe,
+    field,
+    want_bool,
+    want_map,
+    want_str,
+    want_str_list,
+)
 from inspector.config.files import read_config_text
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
@@ -42,18 +51,19 @@ from inspector.hosts.claude.events import (
     matcher_error,
 )
 from inspector.hosts.claude.findings import finding
+from inspector.hosts.claude.handlers import (
+    ENV_LIMIT,
+    ReadHandler,
+    limit_env_vars,
+    read_handler,
+    unknown_keys,
+)
 
-# Current docs give command hooks 600 s; early versions had 60 s (the reference has this from
-# third-party summaries of the docs). We follow the current value.
-DEFAULT_TIMEOUT_S = 600
 CLAUDE_DIR = ".claude"
 SETTINGS = "settings.json"
 LOCAL_SETTINGS = "settings.local.json"
 USER, PROJECT, LOCAL = "user", "project", "local"
 
-OTHER_TYPES = ("http", "prompt", "agent", "mcp_tool")
-_HANDLER_KEYS = frozenset({"type", "command", "timeout", "statusMessage"})
-_NOT_EMULATED = frozenset({"if", "async", "asyncRewake", "once", "shell", "args"})
 _GROUP_KEYS = frozenset({"matcher", "hooks"})
 
 
@@ -79,7 +89,10 @@ def read_claude(path: str | Path) -> ClaudeSettings:
     reader = _Reader()
     for level, file in sources:
         reader.read(parse_json(str(file), read_config_text(file)), level)
-    specs = tuple(replace(spec, priority=index) for index, spec in enumerate(reader.specs))
+    specs = tuple(
+        replace(limit_env_vars(spec, reader.env_limit), priority=index)
+        for index, spec in enumerate(reader.specs)
+    )
     if reader.disable_all:
         specs = tuple(replace(spec, enabled=False) for spec in specs)
     config = Config(hooks=specs, path=project_files[0][1], host=CLAUDE)
@@ -134,6 +147,7 @@ class _Reader:
         self.specs: list[CommandHookSpec] = []
         self.warnings: list[ConfigWarning] = []
         self.disable_all = False
+        self.env_limit: tuple[str, ...] | None = None  # httpHookAllowedEnvVars, merged
         self._names: set[str] = set()
 
     def read(self, doc: Document, level: str) -> None:
@@ -143,6 +157,8 @@ class _Reader:
         if field(doc, (), doc.data, "disableAllHooks", want_bool, False):
             self.disable_all = True
             self.warn(doc, ("disableAllHooks",), "claude-hooks-disabled", "disableAllHooks: true")
+        if (names := field(doc, (), doc.data, ENV_LIMIT, want_str_list, None)) is not None:
+            self.env_limit = (*(self.env_limit or ()), *names)
         if "hooks" not in doc.data:
             return
         section = want_map(doc, ("hooks",), doc.data["hooks"])
@@ -192,31 +208,17 @@ class _Reader:
     def _handler(self, where: _Group, handler: object) -> None:
         doc, path = where.doc, where.path
         entry = want_map(doc, path, handler)
-        if "type" not in entry:
-            raise doc.error((*path, "type"), 'is required ("command", or one of the newer types)')
-        kind = want_str(doc, (*path, "type"), entry["type"])
-        if kind in OTHER_TYPES:
-            name = self._name(where.event, kind)
-            message = f'a "{kind}" handler is listed, disabled, and never run'
+        read = read_handler(doc, path, entry)
+        label = _label(read.target) if read.kind == "command" else read.kind
+        name = self._name(where.event, label)
+        for key, message in unknown_keys(read.kind, entry):
+            self.warn(doc, (*path, key), "claude-unknown-setting", message, name)
+        for key, code, message in read.warnings:
+            self.warn(doc, (*path, key), code, message, name)
+        if read.cannot_run:
+            message = f"a {read.kind} handler cannot run here: {read.cannot_run}"
             self.warn(doc, (*path, "type"), "claude-handler-not-run", message, name)
-            self._add(where, name, _target(entry), DEFAULT_TIMEOUT_S, enabled=False)
-            return
-        if kind != "command":
-            expected = ", ".join(("command", *OTHER_TYPES))
-            raise doc.error((*path, "type"), f'unknown handler type "{kind}"; expected {expected}')
-        if "command" not in entry:
-            raise doc.error((*path, "command"), "is required")
-        command = want_str(doc, (*path, "command"), entry["command"])
-        if not command.strip():
-            raise doc.error((*path, "command"), "must not be empty")
-        timeout: float = DEFAULT_TIMEOUT_S
-        if "timeout" in entry:
-            timeout = _want_seconds(doc, (*path, "timeout"), entry["timeout"])
-        name = self._name(where.event, _label(command))
-        self._unknown_keys(doc, path, entry, _HANDLER_KEYS | _NOT_EMULATED, name)
-        for key in sorted(_NOT_EMULATED & entry.keys()):
-            self.warn(doc, (*path, key), "claude-not-emulated", f"{key}: ignored", name)
-        self._add(where, name, command, timeout, enabled=True)
+        self._add(where, name, read)
 
     def _name(self, event: str, label: str) -> str:
         name = base = f"{event}:{label}"
@@ -227,19 +229,20 @@ class _Reader:
         self._names.add(name)
         return name
 
-    def _add(
-        self, where: _Group, name: str, command: str, timeout_s: float, *, enabled: bool
-    ) -> None:
+    def _add(self, where: _Group, name: str, read: ReadHandler) -> None:
         spec = CommandHookSpec(
             name=name,
             host="claude",
             event=where.event,
-            command=command,
-            timeout_ms=round(timeout_s * 1000),
+            command=read.target,
+            timeout_ms=round(read.timeout_s * 1000),
             level=where.level,
             matcher=where.matcher,
-            enabled=enabled,
             source=where.doc.file,
+            handler=read.kind,
+            http=read.http,
+            on_failure=read.on_failure,
+            cannot_run=read.cannot_run,
         )
         self.specs.append(spec)
 
@@ -266,12 +269,6 @@ class _Reader:
         )
 
 
-def _want_seconds(doc: Document, path: KeyPath, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise doc.error(path, f"expected a positive number of seconds, got {describe(doc, value)}")
-    return value
-
-
 def _label(command: str) -> str:
     """The script a command runs, else its first word: `python3 "$D/guard.py"` -> guard.py."""
     try:
@@ -282,11 +279,3 @@ def _label(command: str) -> str:
         if Path(word).suffix in SCRIPT_SUFFIXES:
             return Path(word).name
     return Path(words[0]).name or words[0]
-
-
-def _target(entry: dict[str, object]) -> str:
-    """What a handler the inspector does not run points at, for the hook list."""
-    for key in ("url", "prompt", "tool", "server"):
-        if isinstance(entry.get(key), str):
-            return f"{entry['type']}: {entry[key]}"
-    return str(entry["type"])

@@ -146,17 +146,39 @@ CODES: dict[str, CodeInfo] = {
         "Lets Claude go on and fires Stop again: a hook that does not check stop_hook_active "
         "keeps Claude going until 8 blocks in a row, then the turn ends anyway.",
     ),
+    # http handlers
+    "claude-http-status": CodeInfo(
+        "error",
+        "the HTTP hook answered with a status other than 2xx",
+        "Reads only a 2xx answer (it follows no redirect): any other status is a non-blocking "
+        "error shown to the user, the body is not read, and the action goes ahead unless the "
+        "handler's onFailure is block.",
+    ),
+    "claude-http-not-json": CodeInfo(
+        "error",
+        "a 2xx answer whose body is not a JSON object",
+        "Takes an empty body as {} and a JSON object as a command's stdout JSON; anything else "
+        "is a non-blocking error (plain text is never context, as a command's stdout can be).",
+    ),
+    "claude-http-failed": CodeInfo(
+        "error",
+        "the request failed (no connection, or it was cut)",
+        "A non-blocking error: the action goes ahead unless the handler's onFailure is block.",
+    ),
     # the settings files
     "claude-handler-not-run": CodeInfo(
         "warning",
-        "a handler type the inspector does not run",
-        "Runs http, prompt, agent and mcp_tool handlers too; the inspector lists them, disabled.",
+        "a handler host mode cannot run",
+        "Runs prompt and agent handlers with a model and mcp_tool handlers through an MCP "
+        "server; host mode has neither, so it lists them with what Claude Code would do, and "
+        "`check` counts them as not checked.",
     ),
     "claude-not-emulated": CodeInfo(
         "warning",
         "a handler option the inspector does not emulate",
-        "Honours it (if: a permission-rule filter, async: runs in the background, once, shell, "
-        "args: no shell at all); the inspector runs the hook as if it were not there.",
+        "Honours it (if: a permission-rule filter, async: runs in the background, once, "
+        "shell powershell, args: no shell at all); the inspector runs the hook as if it were "
+        "not there.",
     ),
     "claude-unknown-setting": CodeInfo(
         "warning", "a key Claude Code does not read in a hook entry", "Ignores it."

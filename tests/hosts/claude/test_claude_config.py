@@ -128,13 +128,14 @@ def test_names_follow_the_script_or_the_first_word(tmp_path: Path) -> None:
 # ---- warnings ----------------------------------------------------------------------------------
 
 
-def test_other_handler_types_are_listed_disabled_with_a_warning(tmp_path: Path) -> None:
+def test_handlers_host_mode_cannot_run_are_listed_with_why(tmp_path: Path) -> None:
     settings_json = {
         "hooks": {
             "PreToolUse": [
                 {
                     "matcher": "Bash",
                     "hooks": [
+                        {"type": "prompt", "prompt": "Safe? $ARGUMENTS"},
                         {"type": "http", "url": "http://localhost:8080/hook"},
                         {"type": "command", "command": "guard.sh"},
                     ],
@@ -144,19 +145,21 @@ def test_other_handler_types_are_listed_disabled_with_a_warning(tmp_path: Path) 
     }
     file = write(tmp_path, "settings.json", settings_json)
     settings = read_claude(tmp_path)
-    assert [(s.name, s.enabled, s.command) for s in settings.config.hooks] == [
-        ("PreToolUse:http", False, "http: http://localhost:8080/hook"),
-        ("PreToolUse:guard.sh", True, "guard.sh"),
+    assert [(s.name, s.handler, s.command) for s in settings.config.hooks] == [
+        ("PreToolUse:prompt", "prompt", "prompt: Safe? $ARGUMENTS"),
+        ("PreToolUse:http", "http", "http: http://localhost:8080/hook"),
+        ("PreToolUse:guard.sh", "command", "guard.sh"),
     ]
+    assert [bool(s.cannot_run) for s in settings.config.hooks] == [True, False, False]
     [warning] = settings.warnings
     assert (warning.file, warning.line, warning.key, warning.hook) == (
         str(file),
         8,
         "hooks.PreToolUse[0].hooks[0].type",
-        "PreToolUse:http",
+        "PreToolUse:prompt",
     )
     assert warning.finding.code == "claude-handler-not-run"
-    assert [s.name for s in settings.config.command_hooks] == ["PreToolUse:guard.sh"]
+    assert "no model" in warning.finding.message
 
 
 def test_keys_the_inspector_does_not_emulate_are_warned_about(tmp_path: Path) -> None:
