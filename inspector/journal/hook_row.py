@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import statistics
 from bisect import insort
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from inspector.journal.records import STATUS_OK, Exchange
 
 LATENCY_WINDOW = 200  # the median is over a hook's latest successful calls (by seq)
 COMMAND_STATE = "ready"  # a command hook runs nothing between calls: it is always ready
+RunFailed = Callable[[Exchange], bool]
+"""Whether a finished call counts as a failure rather than an answer: the host's rule (a Claude
+Code exit 2 that blocks is an answer), which the layers above hand down."""
+
+
+def not_ok(exchange: Exchange) -> bool:
+    """The rule when no host's is given: any status but ok is a failure."""
+    return exchange.status != STATUS_OK
 
 
 @dataclass(slots=True)

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from inspector.journal.hook_row import HookRow
+from inspector.journal.hook_row import HookRow, RunFailed, not_ok
 from inspector.journal.hook_rows_saved import fold_saved
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import UNFINISHED
-from inspector.journal.records import STATUS_OK, Decision, Exchange, Lifecycle, Record, Reload
+from inspector.journal.records import Decision, Exchange, Lifecycle, Record, Reload
 from inspector.protocol.stages import HELLO
 
 # How many counted calls are remembered, so that a later change to one counts it again rather
@@ -36,8 +36,9 @@ class HookRows:
     journal first), so a refresh costs the rows, never the journal. `version` changes whenever
     a row may have."""
 
-    def __init__(self, journal: Journal) -> None:
+    def __init__(self, journal: Journal, run_failed: RunFailed = not_ok) -> None:
         self.version = 0
+        self.run_failed = run_failed
         self._hooks: dict[tuple[str, str], HookRow] = {}  # (name, event) -> row
         self._relays: dict[str, HookRow] = {}  # relay label -> row
         self._counted: dict[int, tuple[HookRow, bool, float | None]] = {}  # exchange seq -> tally
@@ -60,7 +61,7 @@ class HookRows:
     def copy(self) -> HookRows:
         """The rows as they are now, to be read while these fold on in another thread (a saved
         session being read: opening.py): a copy that follows no journal."""
-        copied = HookRows(Journal())
+        copied = HookRows(Journal(), self.run_failed)
         copied.version = self.version
         copied._hooks = {key: _copied(row) for key, row in self._hooks.items()}
         copied._relays = {label: _copied(row) for label, row in self._relays.items()}
@@ -104,7 +105,7 @@ class HookRows:
             self.announced(row, exchange.params)
         before = self._counted.pop(exchange.seq, None)
         finished = exchange.status not in UNFINISHED and exchange.action != SKIPPED
-        tally = (exchange.status == STATUS_OK, exchange.duration_ms)
+        tally = (not self.run_failed(exchange), exchange.duration_ms)
         if before is not None and finished and before[1:] == tally:
             self._counted[exchange.seq] = before
             return

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from inspector.journal.columns import ABSENT
 from inspector.journal.hook_row import LATENCY_WINDOW, HookRow
 from inspector.journal.jsonl import UNFINISHED
-from inspector.journal.records import STATUS_OK, Decision, Exchange, Lifecycle, Record, Reload
+from inspector.journal.records import Decision, Exchange, Lifecycle, Record, Reload
 from inspector.journal.store import KIND_CODE, RecordStore
 from inspector.protocol.stages import HELLO
 
@@ -40,6 +40,8 @@ class Rows(Protocol):
     def fold(self, record: Record, new: bool) -> None: ...
 
     def announced(self, row: HookRow, params: Any) -> None: ...
+
+    def run_failed(self, exchange: Exchange) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,7 @@ def fold_saved(rows: Rows, store: RecordStore) -> None:
         else:
             rows.fold(records[position], True)
     _totals(store, codes, by_key)
-    _latencies(store, exchanges, codes, by_key)
+    _latencies(rows, store, exchanges, codes, by_key)
     _hellos(rows, store, exchanges, codes, by_key)
 
 
@@ -108,8 +110,21 @@ def _count(rows: Rows, store: RecordStore, key: tuple[int, ...], count: int) -> 
     row = rows.row_of(str(hook or ""), str(method or ""), str(host or ""), str(source or ""))
     if status not in UNFINISHED and action != SKIPPED:
         row.calls += count
-        row.failures += 0 if status == STATUS_OK else count
+        row.failures += count if _failed(rows, store, key) else 0
     return row
+
+
+def _failed(rows: Rows, store: RecordStore, key: tuple[int, ...]) -> bool:
+    """The host's reading of the exchanges of one key, from what the key holds of them."""
+    values = {name: _value(store, name, code) for name, code in zip(KEY, key, strict=True)}
+    exchange = Exchange(
+        hook=str(values["hook"] or ""),
+        method=str(values["method"] or ""),
+        host=str(values["host"] or ""),
+        status=str(values["status"] or ""),
+        action=None if values["action"] is None else str(values["action"]),
+    )
+    return rows.run_failed(exchange)
 
 
 def _skips(store: RecordStore) -> list[tuple[int, Step]]:
@@ -149,6 +164,7 @@ def _totals(
 
 
 def _latencies(
+    rows: Rows,
     store: RecordStore,
     exchanges: list[int],
     codes: list[array[int]],
@@ -161,8 +177,9 @@ def _latencies(
         key: row
         for key, row in by_key.items()
         if row is not None
-        and _value(store, "status", key[status]) == STATUS_OK
+        and _value(store, "status", key[status]) not in UNFINISHED
         and _value(store, "action", key[action]) != SKIPPED
+        and not _failed(rows, store, key)
     }
     wanted = {id(row) for row in counted.values()}
     durations = store.columns.durations

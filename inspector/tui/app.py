@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,12 +17,13 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Label, TextArea
+from textual.widgets import Input, Label, TextArea
 
 from inspector.bridge.listener import Listener, ListenError, ListenOptions, listen_for_relays
 from inspector.demo import DEMO_CONFIG, scenarios_near
 from inspector.engine import Engine
 from inspector.hooks.approvals import ALLOW_ONCE, TIMEOUT, Verdict
+from inspector.hosts.registry import host_named
 from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.opening import Growth, Opening
 from inspector.journal.private_file import JournalFileError, write_private
@@ -37,6 +39,7 @@ from inspector.tui.clipboard import copy_text
 from inspector.tui.screens.approval import ApprovalScreen, PromptView
 from inspector.tui.screens.composer import COMPOSE_TITLE, ComposeRequest, ComposerScreen
 from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.manual import ManualScreen
 from inspector.tui.screens.rules import RulesScreen, RuleView
 from inspector.tui.screens.save_as import SaveAsScreen
 from inspector.tui.settings import Settings, load_settings, save_theme, settings_dir
@@ -44,12 +47,14 @@ from inspector.tui.themes import THEME_VARIABLE_DEFAULTS, load_themes
 from inspector.tui.widgets.detail_pane import TITLES, DetailPane
 from inspector.tui.widgets.event_stream import EventStream
 from inspector.tui.widgets.exchange_list import ExchangeList
+from inspector.tui.widgets.footer import KeptFooter
 from inspector.tui.widgets.history_input import HistoryInput
 from inspector.tui.widgets.hooks_panel import HooksPanel
 from inspector.tui.widgets.record_list import RecordList
 from inspector.tui.widgets.status_line import SessionState, StatusLine
 
 REFRESH_S = 0.5
+LISTEN_RETRY_S = 5.0  # how often a UI that could not listen for relays tries again
 OPENING_TICK_S = 0.2  # a saved session being read: what was read joins the views this often
 THIS_SESSION = Path("this session")  # the replay picker's entry for the journal on screen
 DEFAULT_THEME = "inspector-dark"
@@ -69,10 +74,13 @@ NEEDS_HOOKS = frozenset(
         "toggle_watching",
     }
 )
+COMPOSER_SOURCE = "composer"  # the source of what the composer sends (Engine.send_to_hook)
 COPIED_TOAST_S = 20  # long enough to read, or select, the one-liner
 FILTER_SETTLE_S = 0.15  # the filter applies this long after the last key typed into it
 FOCUS_FIELD_ACTIONS = frozenset({"focus_filter", "focus_intercept"})
 INTERCEPT_AT = {AT_STAGE: "(at stage entry)", AT_HOOK: "(per hook)"}
+# Reads as the field's state, as the intercept's does, not as an expression in effect.
+FILTER_PLACEHOLDER = "off · type a filter to narrow the lists (f1: the filter language)"
 
 
 @dataclass
@@ -106,6 +114,8 @@ class InspectorApp(App[int]):
     #filters Input.-invalid { background: $error 30%; }
     #filter-error { color: $error; width: 1fr; height: auto; padding: 0 1; display: none; }
     #filter-error.-shown { display: block; }
+    /* Toasts sit above the filter and intercept fields, not over their hints. */
+    ToastRack { margin-bottom: 2; }
     /* Narrow: the detail pane goes under the list, so the list keeps its columns. */
     Screen.-narrow #main { layout: vertical; }
     Screen.-narrow #left { width: 1fr; height: 1fr; }
@@ -161,7 +171,8 @@ class InspectorApp(App[int]):
             "left_square_bracket", "step_tab(-1)", "Previous tab", show=False, id="app.tab_previous"
         ),
         Binding("right_square_bracket", "step_tab(1)", "Next tab", show=False, id="app.tab_next"),
-        Binding("f1", "help", "Help", id="app.help"),
+        Binding("f1", "manual", "Manual", id="app.help"),
+        Binding("question_mark", "help", "Keys", key_display="?", id="app.keys"),
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("escape", "back_to_list", "Back to the list", show=False, id="app.back"),
     ]
@@ -178,6 +189,8 @@ class InspectorApp(App[int]):
         self.reloader: Reloader | None = None
         self.listener: Listener | None = None
         self._wake_timer: Timer | None = None
+        self._listen_timer: Timer | None = None  # the next try at the relays' socket
+        self._closing = False
         self._filter_predicate: Callable[[Record], bool] | None = None
         self._highlighting = False  # the filter marks matching rows instead of hiding the rest
         self._filter_timer: Timer | None = None
@@ -200,7 +213,9 @@ class InspectorApp(App[int]):
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
-        yield HooksPanel(self.engine.journal, lambda: self.engine.config, id="hooks")
+        yield HooksPanel(
+            self.engine.journal, lambda: self.engine.config, self._run_failed, id="hooks"
+        )
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield ExchangeList(self.engine.journal, id="exchanges")
@@ -208,12 +223,12 @@ class InspectorApp(App[int]):
             yield DetailPane(self.engine.journal, id="detail")
         with Horizontal(id="filters"):
             yield Label("filter")
-            yield HistoryInput(placeholder="hook:redactor & !status:ok", id="filter")
+            yield HistoryInput(placeholder=FILTER_PLACEHOLDER, id="filter")
             if not self.session.read_only:  # a saved session has nothing to hold
                 yield Label("intercept")
                 yield Input(placeholder="off · type a filter to hold requests", id="intercept")
         yield Label("", id="filter-error")  # its own row: a long message wraps, never cut
-        yield Footer()
+        yield KeptFooter()
 
     def notify(
         self,
@@ -277,15 +292,39 @@ class InspectorApp(App[int]):
         if self.session.scenario is not None:
             await self._play(self.session.scenario)
 
-    async def _listen(self, options: ListenOptions) -> None:
+    async def _listen(self, options: ListenOptions, *, again: bool = False) -> None:
+        """Listen for relays; when another inspector holds the socket (or anything else is in
+        the way), try again every LISTEN_RETRY_S until it is free, and say so once each way."""
+        self._listen_timer = None
         try:
-            self.listener = await listen_for_relays(self.engine, options)
+            listener = await listen_for_relays(self.engine, options)
         except ListenError as error:
-            self.notify(str(error), title="Not listening for relays", severity="warning")
+            if not again:
+                self.notify(
+                    f"{error}; trying again every {LISTEN_RETRY_S:g} s",
+                    title="Not listening for relays",
+                    severity="warning",
+                )
+            if not self._closing:
+                retry = partial(self._listen_again, options)
+                self._listen_timer = self.set_timer(LISTEN_RETRY_S, retry, name="listen-again")
             return
+        if self._closing:  # the app closed while it was starting
+            await listener.close()
+            return
+        self.listener = listener
+        if again:
+            self.notify(f"Listening for relays on {listener.address} now.")
         self._refresh_status()
 
+    @work(group="listen", exit_on_error=False)
+    async def _listen_again(self, options: ListenOptions) -> None:
+        await self._listen(options, again=True)
+
     async def on_unmount(self) -> None:
+        self._closing = True
+        if self._listen_timer is not None:
+            self._listen_timer.stop()
         if self._unsubscribe_journal is not None:
             self._unsubscribe_journal()
         if self.session.opening is not None:
@@ -436,7 +475,7 @@ class InspectorApp(App[int]):
             watching = "on" if self.session.watch else "off"
         expression = self.engine.intercept_expression
         state = SessionState(
-            source=str(self.session.config_path or "bundled demo"),
+            source=config_shown(self.session.config_path),
             read_only=self.session.read_only,
             socket=None if self.listener is None else str(self.listener.address),
             watching=watching,
@@ -447,6 +486,11 @@ class InspectorApp(App[int]):
         )
         for line in self.query(StatusLine):
             line.show(state)
+
+    def _run_failed(self, exchange: Exchange) -> bool:
+        """Whether the exchange's host counts it as a failure (a Claude Code exit 2 that blocks
+        is an answer); asked from the hooks panel's fold, which may run in a thread."""
+        return host_named(exchange.host).run_failed(exchange)
 
     def _refresh_hooks(self) -> None:
         # `query`, not `query_one`: a timer or an engine callback may fire while the app is
@@ -584,6 +628,30 @@ class InspectorApp(App[int]):
     def action_back_to_list(self) -> None:
         self.query_one(ExchangeList).focus()
 
+    def on_key(self, event: events.Key) -> None:
+        """A key no binding took: in a saved session, one that would send or hold on a live
+        one says why it does nothing."""
+        typing = isinstance(self.focused, (Input, TextArea))
+        if not self.session.read_only or typing or self.screen is not self.screen_stack[0]:
+            return
+        binding = self._needs_hooks_bindings().get(event.key)
+        if binding is not None:
+            self.notify(
+                f"{binding.description} needs running hooks; a saved session (open FILE) has "
+                "none. Open its config (hook-inspector CONFIG) to send again.",
+                severity="warning",
+            )
+
+    def _needs_hooks_bindings(self) -> dict[str, Binding]:
+        """Key -> the app's binding that needs hooks, after the user's keymap."""
+        found: dict[str, Binding] = {}
+        for binding in self.BINDINGS:
+            assert isinstance(binding, Binding)
+            if binding.action in NEEDS_HOOKS:
+                keys = self.settings.keymap.get(binding.id or "", binding.key)
+                found.update((key.strip(), binding) for key in keys.split(",") if key.strip())
+        return found
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A saved session offers nothing that needs hooks: such keys leave the footer. In a
         text field, or over the main screen, `/` and `i` are keys, not the commands."""
@@ -628,10 +696,28 @@ class InspectorApp(App[int]):
 
     @work(group="send", exit_on_error=False)
     async def _send(self, request: ComposeRequest) -> None:
+        self._select_when_sent(self.engine.journal.records.last_seq())
         if request.target is None:
             await self.engine.send_through_pipeline(request.method, request.params)
         else:
             await self.engine.send_to_hook(request.target, request.method, request.params)
+
+    def _select_when_sent(self, after: int) -> None:
+        """The list's cursor goes to the first exchange the composer sends after `after`, as
+        mitmproxy and Posting show a resent request's row, not the one it was edited from."""
+
+        def sent(record: Record, new: bool) -> None:
+            if not (new and isinstance(record, Exchange) and record.seq > after):
+                return
+            if record.source == COMPOSER_SOURCE:
+                unsubscribe()
+                self.call_later(self._select, record)
+
+        unsubscribe = self.engine.journal.subscribe(sent)
+
+    def _select(self, record: Record) -> None:
+        for rows in self.query(ExchangeList):
+            rows.select(record)
 
     def _held(self) -> Exchange | None:
         exchange = self._selected_exchange()
@@ -864,7 +950,11 @@ class InspectorApp(App[int]):
 
     # ---- help and palette ------------------------------------------------------------------
 
+    def action_manual(self) -> None:
+        self.push_screen(ManualScreen())
+
     def action_help(self) -> None:
+        """The focused panel's help and the keys active there."""
         focused = self.focused
         widget = focused
         while widget is not None and not getattr(widget, "HELP", None):
@@ -901,6 +991,14 @@ class InspectorApp(App[int]):
             if active.binding.id:
                 keys.setdefault(active.binding.id, []).append(active.binding.key_display or key)
         return {binding_id: ", ".join(found) for binding_id, found in keys.items()}
+
+
+def config_shown(path: Path | None) -> str:
+    """The config as the status line names it: a path that names no folder (`.`, `..`: a
+    project opened from inside it) by its absolute path."""
+    if path is None:
+        return "bundled demo"
+    return str(path.resolve() if path.name in ("", "..") else path)
 
 
 def timed_out_text(decision: Decision) -> str:

@@ -11,6 +11,7 @@ from textual.dom import DOMNode
 from inspector.tui.screens.approval import ApprovalScreen
 from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.manual import ManualScreen
 from inspector.tui.screens.pick import PickScreen
 from inspector.tui.screens.replay_report import ReplayReportScreen
 from inspector.tui.screens.rules import RulesScreen
@@ -32,6 +33,7 @@ HOLDERS: tuple[type[DOMNode], ...] = (
     ApprovalScreen,
     ComposerScreen,
     HelpScreen,
+    ManualScreen,
     PickScreen,
     ReplayReportScreen,
     RulesScreen,

@@ -550,18 +550,19 @@ async def test_every_app_binding_is_a_palette_command_and_compose_runs(tmp_path:
         await opened(pilot, ComposerScreen, "the composer from the palette")
 
 
-async def test_f1_help_is_a_palette_command(tmp_path: Path) -> None:
+async def test_the_manual_and_the_key_help_are_palette_commands(tmp_path: Path) -> None:
     app = quiet_app(tmp_path)
     async with running(app):
-        assert "Help" in palette_commands(app)
+        commands = palette_commands(app)
+        assert "Manual" in commands and "Keys" in commands
 
 
-async def test_f1_shows_help_for_the_focused_panel(tmp_path: Path) -> None:
+async def test_question_mark_shows_help_for_the_focused_panel(tmp_path: Path) -> None:
     app = quiet_app(tmp_path)
     async with running(app) as pilot:
         await pilot.press("shift+tab")
         await until(pilot, lambda: app.query_one(HooksPanel).has_focus, what="hooks panel focus")
-        await pilot.press("f1")
+        await pilot.press("question_mark")
         help_screen = await opened(pilot, HelpScreen, "the help screen")
         assert help_screen.markdown.startswith("## Hooks")
         assert "| `c` | Compose | `app.compose` |" in help_screen.markdown
@@ -569,7 +570,7 @@ async def test_f1_shows_help_for_the_focused_panel(tmp_path: Path) -> None:
 
         await pilot.press("tab")
         await until(pilot, lambda: exchange_list(app).has_focus, what="exchange list focus")
-        await pilot.press("f1")
+        await pilot.press("question_mark")
         help_screen = await opened(pilot, HelpScreen, "the help screen")
         assert help_screen.markdown.startswith("## hook-inspector")
 
@@ -589,7 +590,7 @@ async def test_keymap_in_settings_moves_compose_to_another_key(tmp_path: Path) -
         assert not isinstance(app.screen, ComposerScreen)
         await pilot.press("o")
         await opened(pilot, ComposerScreen, "the composer on o")
-        await pilot.press("escape", "f1")
+        await pilot.press("escape", "question_mark")
         help_screen = await opened(pilot, HelpScreen, "the help screen")
         assert "| `o` | Compose | `app.compose` |" in help_screen.markdown
 

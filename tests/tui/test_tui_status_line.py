@@ -33,7 +33,10 @@ async def test_status_line_shows_config_watching_intercept_and_held(tmp_path: Pa
     session = Session(Engine(config_of(scripted("alpha"))), config_path=config_path)
     app = make_app(session, tmp_path / "settings")
     async with running(app) as pilot:
-        await until(pilot, lambda: f"config {config_path}" in status(app), what="config shown")
+        line = app.query_one(StatusLine)
+        await until(pilot, lambda: line.state is not None, what="the status line")
+        assert line.state is not None and line.state.source == str(config_path)
+        assert "hooks.yaml" in status(app)  # whole, or shortened from the left to fit
         assert "watching on" in status(app) and "intercept off" in status(app)
         assert "0 held" in status(app)
 

@@ -63,6 +63,23 @@ def arguments_text(arguments: dict[str, Any]) -> Text:
     return text
 
 
+def where_text(view: PromptView) -> Text:
+    """The agent, session and turn that ask, those the agent named (Claude Code names no agent
+    or turn); "" when it named none."""
+    named = [
+        (label, value)
+        for label, value in (
+            ("agent", view.agent_id),
+            ("session", view.session_key),
+            ("turn", view.turn_id),
+        )
+        if value
+    ]
+    return Text(" · ").join(
+        Text.assemble(f"{label} ", shown(value, limit=WHERE_LIMIT)) for label, value in named
+    )
+
+
 def rule_description(tool: str, arguments: dict[str, Any], scope: Scope) -> str:
     if scope == "tool":
         return f"every {one_line(tool)} call, whatever its arguments"
@@ -74,6 +91,8 @@ class ApprovalScreen(ModalScreen[Verdict | None]):
     DEFAULT_CSS = """
     ApprovalScreen {
         align: center middle;
+        /* opaque: the lines of the screen under it read as stray characters beside its border */
+        background: $background;
     }
     ApprovalScreen #dialog {
         width: 90%;
@@ -174,17 +193,7 @@ class ApprovalScreen(ModalScreen[Verdict | None]):
                 yield Label(Text.assemble("Tool ", shown(view.tool, "bold")), id="title")
                 yield Label(Text(view.severity.upper()), id="severity", classes=f"-{view.severity}")
                 yield Label(f"{view.queue_position} of {view.queue_length} pending", id="queue")
-            yield Label(
-                Text.assemble(
-                    "agent ",
-                    shown(view.agent_id, limit=WHERE_LIMIT),
-                    " · session ",
-                    shown(view.session_key, limit=WHERE_LIMIT),
-                    " · turn ",
-                    shown(view.turn_id, limit=WHERE_LIMIT),
-                ),
-                id="where",
-            )
+            yield Label(where_text(view), id="where")
             with VerticalScroll(id="arguments"):
                 yield Static(arguments_text(view.arguments), id="arguments-text")
             yield Static(self._earlier_text(), id="earlier")

@@ -29,7 +29,9 @@ class HelpScreen(ModalScreen[None]):
     }
     """
     # Priority, so these close the help even over a focused widget or the app's own F1.
-    BINDINGS = [Binding("escape,f1", "dismiss", "Close help", id="help.close", priority=True)]
+    BINDINGS = [
+        Binding("escape,f1,question_mark", "dismiss", "Close help", id="help.close", priority=True)
+    ]
 
     def __init__(self, title: str, text: str, bindings: Iterable[KeyHelp] = ()) -> None:
         super().__init__()

@@ -8,6 +8,15 @@ from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
 
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Input, Static, TabbedContent, TabPane, TextArea
+
 from inspector.host_names import host_label
 from inspector.hosts.deadline import deadline_summary
 from inspector.journal.journal import Journal
@@ -20,14 +29,6 @@ from inspector.tui.widgets.json_view import MAX_LINES, capped, leading, pretty_l
 from inspector.tui.widgets.record_list import REFRESH_S, clock
 from inspector.tui.widgets.styles import BOLD, DIM, VERDICT_STYLE, severity_style
 from inspector.tui.widgets.text_search import find_next
-from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
-from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Input, Static, TabbedContent, TabPane, TextArea
 
 TITLES = {
     "request": "Request",
@@ -180,7 +181,8 @@ def command_view(record: Exchange) -> Text:
     else:
         ending = record.error or record.status
     duration = "" if record.duration_ms is None else f" after {record.duration_ms:.1f} ms"
-    text = Text.assemble(shown(f"{ending}{duration}", BOLD, limit=2_000), "\n")
+    text = Text.assemble(("hook ", DIM), shown(record.hook, limit=2_000), "\n")  # whole, uncut
+    text.append_text(Text.assemble(shown(f"{ending}{duration}", BOLD, limit=2_000), "\n"))
     if record.cwd:
         text.append_text(Text.assemble(("ran in ", DIM), shown(record.cwd, limit=2_000), "\n"))
     text.append("\n")
@@ -486,6 +488,7 @@ outline of the call, and unfolds all when anything is folded."""
             area = pane.query_one(TextArea)
             if area.text != text or area.language != language:
                 area.language = language
+                area.show_line_numbers = language is not None  # a note has no lines to count
                 area.load_text(text)
         else:
             if tab == "stderr":

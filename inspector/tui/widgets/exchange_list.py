@@ -41,7 +41,8 @@ class ExchangeList(RecordList):
         # the journal's seq, as replay reports cite it
         Column("#", 4, 6, priority=2, right=True, key=attrgetter("seq")),
         Column("time", 12, key=attrgetter("ts")),
-        Column("source", 6, 10, priority=4, key=lambda r: getattr(r, "source", "")),
+        # the first hidden when room is short, but grown right after the hook's: "scenario" whole
+        Column("source", 6, 10, priority=4, grows=1.5, key=lambda r: getattr(r, "source", "")),
         Column("hook", 8, 14, priority=1, flex=True, key=lambda r: getattr(r, "hook", "")),
         Column("method", 8, 12, key=lambda r: getattr(r, "method", "")),
         Column("action", 6, 10, priority=2, key=lambda r: getattr(r, "action", None)),

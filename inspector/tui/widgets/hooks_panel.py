@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 
 from inspector.config.model import CommandHookSpec, Config, HookSpec
 from inspector.hosts.registry import host_named
-from inspector.journal.hook_row import HookRow
+from inspector.journal.hook_row import HookRow, RunFailed, not_ok
 from inspector.journal.hook_rows import HookRows
 from inspector.journal.journal import Journal
 from inspector.safe_text import shown
@@ -74,10 +74,17 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
     HooksPanel { height: auto; max-height: 8; }
     """
 
-    def __init__(self, journal: Journal, config: Callable[[], Config], **kwargs: object) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        config: Callable[[], Config],
+        run_failed: RunFailed = not_ok,
+        **kwargs: object,
+    ) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)  # type: ignore[arg-type]
         self._journal = journal
         self._config = config
+        self._run_failed = run_failed  # the host's: a Claude Code exit 2 that blocks is no failure
         self._folded: HookRows | None = None
         self._shown_for: tuple[int, Config] | None = None  # (fold version, config) on screen
 
@@ -99,7 +106,7 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
             else:
                 self._fold_beside()
             return
-        self._folded = HookRows(self._journal)
+        self._folded = HookRows(self._journal, self._run_failed)
         self.refresh_rows()
 
     def grown(self, folded: HookRows) -> None:
@@ -121,7 +128,7 @@ panel as it was; the priority of a saved session's hooks is not recorded and sta
 
     @work(thread=True, exit_on_error=False, group="hooks-panel")
     def _fold_beside(self) -> None:
-        folded = HookRows(self._journal)
+        folded = HookRows(self._journal, self._run_failed)
         self.app.call_from_thread(self._show_folded, folded)
 
     def _show_folded(self, folded: HookRows) -> None:

@@ -48,6 +48,7 @@ class Column:
     # Lower is more important: columns grow towards their ideal lowest first and, when even the
     # least widths do not fit, are hidden highest first. Priority 0 is never hidden.
     priority: int = 0
+    grows: float | None = None  # when it grows towards its ideal, if not by its priority
     right: bool = False
     flex: bool = False  # takes whatever room is left after every column reached its ideal
     key: Callable[[Record], Any] | None = None  # what the rows sort by (None: not sortable)
@@ -70,7 +71,7 @@ def column_widths(columns: tuple[Column, ...], width: int) -> tuple[int, ...]:
             break
         widths[i] = 0
     spare = width - _used(widths)
-    for i in sorted(range(len(columns)), key=lambda i: columns[i].priority):
+    for i in sorted(range(len(columns)), key=lambda i: _growth_rank(columns[i])):
         grow = max(0, min(spare, columns[i].ideal - columns[i].width)) if widths[i] else 0
         widths[i] += grow
         spare -= grow
@@ -79,6 +80,10 @@ def column_widths(columns: tuple[Column, ...], width: int) -> tuple[int, ...]:
             widths[i] += spare
             break
     return tuple(widths)
+
+
+def _growth_rank(column: Column) -> float:
+    return column.priority if column.grows is None else column.grows
 
 
 def _used(widths: list[int]) -> int:
@@ -183,6 +188,7 @@ class RecordList(ScrollView, can_focus=True):
         height: 1fr;
         overflow-x: hidden;
         overflow-y: auto;
+        scrollbar-gutter: stable;  /* the columns keep their widths when the scrollbar comes */
         background: $surface;
         & > .record-list--header {
             background: $panel;
@@ -297,6 +303,17 @@ class RecordList(ScrollView, can_focus=True):
     @property
     def highlighted_record(self) -> Record | None:
         return self._record_at(self._cursor) if self._cursor >= 0 else None
+
+    def select(self, record: Record) -> bool:
+        """Move the cursor to `record`, if it is one of the rows (records that arrived since the
+        last tick folded in first); False if it is not."""
+        self.flush()
+        position = self.journal.records.position_of(record.seq)
+        row = None if position is None else self._row_of(position, record)
+        if row is None:
+            return False
+        self._move(row)
+        return True
 
     def set_filter(self, predicate: Predicate | None) -> None:
         """Show only records for which `predicate` holds (all of them for None). The highlighted

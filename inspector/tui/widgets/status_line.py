@@ -31,33 +31,78 @@ class SessionState:
     """A saved journal still being read, or read only in part (empty: read whole)."""
 
 
-def status_text(state: SessionState) -> Text:
-    parts: list[Text] = []
+MIN_SHOWN = 12  # a value shortened to fit keeps at least this many of its last characters
+FIRST, LAST = "first", "last"  # when a part gives way: see _fitted
+
+
+def status_text(state: SessionState, width: int | None = None) -> Text:
+    """The line, fitted into `width` cells when given: the counts of held requests and pending
+    approvals, the watching state and the intercept come first (see _fitted)."""
+    parts: list[Part] = []
     if state.read_only:
-        parts.append(Text.assemble(("READ-ONLY ", WARN), one_line(state.source)))
+        parts.append(Part("READ-ONLY ", state.source, WARN, gives=LAST))
         if state.reading:
-            parts.append(Text(one_line(state.reading), WARN))
-        return Text(SEPARATOR).join(parts)
-    parts.append(Text.assemble(("config ", DIM), one_line(state.source)))
+            parts.append(Part("", state.reading, WARN))
+        return _fitted(parts, width)
+    parts.append(Part("config ", state.source, gives=FIRST))
     if state.socket is not None:
-        parts.append(Text.assemble(("relays ", DIM), one_line(state.socket)))
-    watching = Text.assemble(
-        ("watching ", DIM), (state.watching, "" if state.watching == "on" else WARN)
-    )
-    parts.append(watching)
+        parts.append(Part("relays ", state.socket, gives=FIRST))
+    parts.append(Part("watching ", state.watching, Style() if state.watching == "on" else WARN))
     if state.intercept:
-        held_style = STATUS_STYLE["held"]
-        parts.append(Text.assemble(("intercept ", DIM), (one_line(state.intercept), held_style)))
+        parts.append(Part("intercept ", state.intercept, STATUS_STYLE["held"], gives=LAST))
     else:
-        parts.append(Text("intercept off", DIM))
+        parts.append(Part("intercept off", "", DIM))
     parts.append(_count(state.held, "held", STATUS_STYLE["held"]))
     waiting = "approval pending" if state.approvals == 1 else "approvals pending"
     parts.append(_count(state.approvals, waiting, WARN))
-    return Text(SEPARATOR).join(parts)
+    return _fitted(parts, width)
 
 
-def _count(count: int, what: str, style: Style) -> Text:
-    return Text(f"{count} {what}", style if count else DIM)
+@dataclass(frozen=True)
+class Part:
+    """A dim label and its value; `gives`: FIRST or LAST when it may give way to fit."""
+
+    label: str
+    value: str = ""
+    style: Style = DIM
+    gives: str = ""
+
+    def text(self, room: int | None = None) -> Text:
+        value = one_line(self.value)
+        if room is not None and len(value) > room:
+            value = "…" + value[len(value) - room + 1 :]
+        if not value:
+            return Text(self.label, self.style)
+        return Text.assemble((self.label, DIM), (value, self.style))
+
+
+def _fitted(parts: list[Part], width: int | None) -> Text:
+    """The parts that fit in `width`: the FIRST to give way (the config's path, the relays'
+    socket) are shortened from the left, then left out; only then are the LAST shortened (the
+    intercept expression, a saved session's path). The counts never give way."""
+    texts: list[Text | None] = [part.text() for part in parts]
+    first = [i for i, part in enumerate(parts) if part.gives == FIRST]
+    last = [i for i, part in enumerate(parts) if part.gives == LAST]
+    steps = [*((i, False) for i in first), *((i, True) for i in first), *((i, False) for i in last)]
+    for index, leave_out in steps:
+        excess = 0 if width is None else _length(texts) - width
+        if excess <= 0:
+            break
+        if leave_out:
+            texts[index] = None
+        else:
+            shown = len(one_line(parts[index].value))
+            texts[index] = parts[index].text(max(MIN_SHOWN, shown - excess))
+    return Text(SEPARATOR).join(text for text in texts if text is not None)
+
+
+def _length(texts: list[Text | None]) -> int:
+    kept = [len(text) for text in texts if text is not None]
+    return sum(kept) + len(SEPARATOR) * (len(kept) - 1)
+
+
+def _count(count: int, what: str, style: Style) -> Part:
+    return Part(f"{count} {what}", style=style if count else DIM)
 
 
 class StatusLine(Static):
@@ -79,4 +124,10 @@ class StatusLine(Static):
     def show(self, state: SessionState) -> None:
         if state != self._state:
             self._state = state
-            self.update(status_text(state))
+            self.refresh()
+
+    def render(self) -> Text:
+        """Drawn for the width it has, so a resize fits it again."""
+        if self._state is None:
+            return Text()
+        return status_text(self._state, self.content_size.width)
