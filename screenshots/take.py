@@ -86,7 +86,7 @@ async def scenario_finished(pilot: Pilot[int]) -> None:
     assert isinstance(app, InspectorApp)
     engine_workers = [worker for worker in app.workers if worker.group == "engine"]
     await asyncio.gather(*(worker.wait() for worker in engine_workers))
-    await app.engine.pipeline.drain_events()
+    await app.engine.runtime.settle()
 
 
 async def composer_open(pilot: Pilot[int]) -> None:
