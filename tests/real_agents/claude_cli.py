@@ -1,11 +1,12 @@
 """The real Claude Code CLI for tests: installed once per machine with npm, run offline.
 
-The CLI is installed into CACHE/claude-code-VERSION, where CACHE is $HOOK_INSPECTOR_TEST_CACHE,
+Every release in VERSIONS is tested (the oldest supported and the newest; adding one is one line
+there), each installed into CACHE/claude-code-VERSION, where CACHE is $HOOK_INSPECTOR_TEST_CACHE,
 else $XDG_CACHE_HOME/hook-inspector-tests, else ~/.cache/hook-inspector-tests. The home folder is
 read when this module is imported (at collection), before tests/conftest.py gives each test an
 empty HOME of its own; so the cache outlives test runs and `rm -rf .venv` alike. An install
 happens in a fresh folder beside the target and is renamed into place only once the binary
-answers `--version` with the pinned version, so an interrupted install is never reused.
+answers `--version` with its version, so an interrupted install is never reused.
 
 A run is `claude -p PROMPT --output-format stream-json --verbose --include-hook-events` in the
 project folder, with HOME set to the test's folder, the model at a fake API, every optional
@@ -31,7 +32,8 @@ from inspector.relay.command_wire import INSIDE_INSPECTOR
 JSONObject = dict[str, Any]
 
 PACKAGE = "@anthropic-ai/claude-code"
-VERSION = "2.1.197"  # npm resolved this here although newer ones are listed: pin it
+# The releases the real-agent tests run, oldest first: the oldest supported and the newest.
+VERSIONS = ("2.1.197", "2.1.332")
 MIN_NODE = 18
 INSTALL_TIMEOUT_S = 600
 RUN_TIMEOUT_S = 120  # a `claude -p` run here takes a few seconds; this only ends a hung one
@@ -68,6 +70,7 @@ class ClaudeRun:
 @dataclass(frozen=True)
 class ClaudeCli:
     executable: Path
+    version: str
 
     def run(
         self,
@@ -103,31 +106,30 @@ class ClaudeCli:
         return ClaudeRun(messages, done.returncode, done.stderr, env)
 
 
-def cache_folder() -> Path:
-    """Where the pinned CLI lives on this machine."""
+def cache_folder(version: str) -> Path:
+    """Where `version` of the CLI lives on this machine."""
     if explicit := os.environ.get("HOOK_INSPECTOR_TEST_CACHE"):
         root = Path(explicit)
     else:
         xdg = os.environ.get("XDG_CACHE_HOME")
         root = (Path(xdg) if xdg else _REAL_HOME / ".cache") / "hook-inspector-tests"
-    return root / f"claude-code-{VERSION}"
+    return root / f"claude-code-{version}"
 
 
-def install(folder: Path) -> ClaudeCli:
-    """The CLI in `folder`, installed there first when it is missing or broken."""
-    cli = ClaudeCli(folder / "node_modules" / ".bin" / "claude")
-    if _version_of(cli.executable) == VERSION:
+def install(folder: Path, version: str) -> ClaudeCli:
+    """`version` of the CLI in `folder`, installed there first when it is missing or broken."""
+    cli = ClaudeCli(folder / "node_modules" / ".bin" / "claude", version)
+    if _version_of(cli.executable) == version:
         return cli
     _check_node()
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", dir=folder.parent))
     try:
-        _npm_install(staging)
-        staged = ClaudeCli(staging / "node_modules" / ".bin" / "claude")
-        found = _version_of(staged.executable)
-        if found != VERSION:
-            raise Unavailable(f"{PACKAGE}@{VERSION} installed, but `claude --version` said {found}")
-        if _version_of(cli.executable) != VERSION:  # another run may have finished first
+        _npm_install(staging, version)
+        found = _version_of(staging / "node_modules" / ".bin" / "claude")
+        if found != version:
+            raise Unavailable(f"{PACKAGE}@{version} installed, but `claude --version` said {found}")
+        if _version_of(cli.executable) != version:  # another run may have finished first
             shutil.rmtree(folder, ignore_errors=True)
             staging.rename(folder)
     finally:
@@ -151,9 +153,9 @@ def _check_node() -> None:
         raise Unavailable(f"Claude Code needs node >= {MIN_NODE}; {node} is {found.stdout.strip()}")
 
 
-def _npm_install(prefix: Path) -> None:
+def _npm_install(prefix: Path, version: str) -> None:
     argv = ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
-    argv += ["--fetch-retries=1", f"{PACKAGE}@{VERSION}"]
+    argv += ["--fetch-retries=1", f"{PACKAGE}@{version}"]
     # npm keeps its own cache under HOME: the real one, so a reinstall downloads nothing
     env = {**os.environ, "HOME": str(_REAL_HOME)}
     try:
@@ -162,12 +164,12 @@ def _npm_install(prefix: Path) -> None:
         )
     except subprocess.TimeoutExpired:
         raise Unavailable(
-            f"npm install {PACKAGE}@{VERSION} took over {INSTALL_TIMEOUT_S} s"
+            f"npm install {PACKAGE}@{version} took over {INSTALL_TIMEOUT_S} s"
         ) from None
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if line.startswith("npm error")]
         first = errors[0] if errors else f"exit {done.returncode}"
-        raise Unavailable(f"npm install {PACKAGE}@{VERSION} failed: {first}")
+        raise Unavailable(f"npm install {PACKAGE}@{version} failed: {first}")
 
 
 def _version_of(executable: Path) -> str | None:

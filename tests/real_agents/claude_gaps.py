@@ -1,22 +1,81 @@
-"""Where hook-inspector's Claude Code emulation differs from the real CLI (2.1.197, `claude -p`),
-as measured by the tests here. The tests assert these exactly, so each entry is a known, current
-difference: when the emulation is fixed, a test fails until the entry here is removed (the list
-stays true).
+"""Where hook-inspector's Claude Code emulation differs from each tested release of the real CLI
+(`claude -p`), as measured by the tests here: GAPS[version] maps a kind of difference to why it
+is one. The tests assert these exactly (the differing keys included), so each entry is a known,
+current difference: when the emulation is fixed, a test fails until the entry is removed (the
+list stays true). A version added to claude_cli.VERSIONS needs its entry here, empty or not.
 
 Known differences no test here measures (a `claude -p` session cannot show them, or the
 emulation has nothing to compare):
 - Claude Code runs the Bash calls of one message side by side when it reads their commands as
   read-only (`ls`, `echo`, ...); the emulation runs every Bash call on its own (Read, Glob, Grep,
   WebFetch and WebSearch calls it does run side by side).
-- PermissionRequest and Notification fire only in the interactive CLI (a permission dialog, and
-  a notification about 6 s after it opens); the turn runner plays `claude -p`, where neither
-  fires.
+- Notification fires only in the interactive CLI (about 6 s after a permission dialog opens);
+  PermissionRequest too, in 2.1.197.
 - duration_ms in PostToolUse / PostToolUseFailure is the tool's run time; the runner runs no tool
   and sends 0.
 """
 
 from __future__ import annotations
 
-# Kinds of PreToolUse refusal (hooks/record.py's answers) whose text reaches the model in other
-# words in the emulation than in the real CLI.
-FEEDBACK_DIFFERS: frozenset[str] = frozenset()
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Gap:
+    why: str  # one line: what the real CLI does that the emulation does not
+    keys: frozenset[str] = frozenset()  # the payload keys or variables that differ, exactly
+
+
+# The kinds of difference the tests look for.
+DENY_WORDS = "deny-words"  # the words a PreToolUse deny's reason reaches the model in
+POST_TOOL_USE_WORDS = "post-tool-use-words"  # where a PostToolUse hook's words reach the model
+STOP_WORDS = "stop-words"  # the words a Stop hook's block reaches the model in
+PAYLOAD_VALUES = "payload-values"  # stdin values (ids and times aside) that differ
+HOOK_ENV = "hook-env"  # variables Claude Code adds to a hook's environment that differ
+
+GAPS: dict[str, dict[str, Gap]] = {
+    "2.1.197": {},
+    "2.1.332": {
+        DENY_WORDS: Gap(
+            "a deny's reason reaches the model as `PreToolUse:Bash hook error: <reason>`, not "
+            "the reason alone"
+        ),
+        POST_TOOL_USE_WORDS: Gap(
+            "a PostToolUse hook's words reach the model as a system message of their own, not "
+            "in a <system-reminder> beside the tool result"
+        ),
+        STOP_WORDS: Gap(
+            "a Stop block reaches the model in a <system-reminder> that first says the text is "
+            "a hook's output (and a block by JSON adds a system message naming the command)"
+        ),
+        PAYLOAD_VALUES: Gap(
+            "the default model runs at effort medium, not high", frozenset({"effort"})
+        ),
+        HOOK_ENV: Gap(
+            "hooks also get the CLI's pid, its messaging socket and token, a notes folder and "
+            "whether the session is attended; CLAUDE_EFFORT is medium; AI_AGENT names 2.1.332",
+            frozenset(
+                {
+                    "AI_AGENT",
+                    "CLAUDE_EFFORT",
+                    "CLAUDE_PID",
+                    "CLAUDE_CODE_MESSAGING_SOCKET",
+                    "CLAUDE_CODE_MESSAGING_TOKEN",
+                    "CLAUDE_CODE_CHILD_NOTES_DIR",
+                    "CLAUDE_CODE_SESSION_ATTENDED",
+                }
+            ),
+        ),
+    },
+}
+
+
+def differs(version: str, kind: str) -> bool:
+    """Whether the emulation is known to differ from `version` of the CLI in `kind`."""
+    return kind in GAPS[version]
+
+
+def keys(version: str, kind: str) -> frozenset[str]:
+    """The payload keys or variables known to differ in `kind` (none when it does not)."""
+    gap = GAPS[version].get(kind)
+    return gap.keys if gap else frozenset()

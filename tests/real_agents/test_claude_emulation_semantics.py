@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import claude_gaps as gaps
 import pytest
 from claude_cli import ClaudeCli
 from claude_fixtures import claude_cli, project  # noqa: F401 (fixtures used by name)
@@ -98,8 +99,10 @@ def test_claude_code_ends_the_turn_after_8_blocked_stops_in_a_row(
     script = [Reply("Done.")] * 9
     api, real, outcome, emulated = both(claude_cli, project, home, "block-stop", script)
     feedback = f"Stop hook feedback:\n{REASON}"
-    sent_on = [feedback in texts(request) for request in api.requests]
+    sent_on = [any(feedback in text for text in texts(request)) for request in api.requests]
     assert sent_on == [False] + [True] * 8  # each block sent Claude on, with these words
+    as_emulated = [feedback in texts(request) for request in api.requests[1:]]
+    assert as_emulated == [not gaps.differs(claude_cli.version, gaps.STOP_WORDS)] * 8
     assert real.count("Stop") == emulated.count("Stop") == 9 and real == emulated
     assert (outcome.status, outcome.stop_reasons) == ("stop_loop", [feedback] * 8)
 
@@ -112,9 +115,13 @@ def test_what_a_post_tool_use_hook_says_reaches_the_model_in_claude_codes_words(
     api, real, outcome, emulated = both(claude_cli, project, home, answer, script)
     assert real == emulated
     [use] = outcome.tool_uses
-    reminder = f"<system-reminder>\n{as_real(use.feedback, project)}\n</system-reminder>"
-    assert REASON in use.feedback
-    assert any(text.startswith(reminder) for text in texts(api.requests[1])), texts(api.requests[1])
+    words, sent = as_real(use.feedback, project), texts(api.requests[1])
+    assert REASON in words
+    as_reminder = any(
+        text.startswith(f"<system-reminder>\n{words}\n</system-reminder>") for text in sent
+    )
+    differs = gaps.differs(claude_cli.version, gaps.POST_TOOL_USE_WORDS)
+    assert (as_reminder, words in sent) == (not differs, differs), sent  # same words, elsewhere
 
 
 def test_a_stop_hook_exit_2_reaches_the_model_in_claude_codes_words(
@@ -125,7 +132,9 @@ def test_a_stop_hook_exit_2_reaches_the_model_in_claude_codes_words(
     )
     assert real == emulated and real.count("Stop") == 2
     [told] = outcome.stop_reasons
-    assert REASON in told and as_real(told, project) in texts(api.requests[1])
+    sent = texts(api.requests[1])
+    assert REASON in told and any(REASON in text for text in sent)
+    assert (as_real(told, project) in sent) is not gaps.differs(claude_cli.version, gaps.STOP_WORDS)
 
 
 def test_the_last_hook_to_finish_gives_the_reason_among_equal_decisions(
@@ -150,13 +159,16 @@ def test_the_last_hook_to_finish_gives_the_reason_among_equal_decisions(
     script = [Reply(tool_calls=(bash(RISKY, "toolu_0001"),)), Reply("Understood.")]
     _, api = play(claude_cli, project, home, script)
     [told] = api.tool_results()
-    assert (told["is_error"], told["content"]) == (True, "the late hook says no")
+    assert told["is_error"] and told["content"].endswith("the late hook says no")
 
     marker.unlink()
     scenario = scenario_like(PROMPT, script, session="s")
     outcome = asyncio.run(emulate(project, settings, scenario))
     [use] = outcome.tool_uses
-    assert (use.ran, use.feedback) == (False, told["content"])
+    assert (use.ran, use.feedback) == (False, "the late hook says no")
+    assert (use.feedback == told["content"]) is not gaps.differs(
+        claude_cli.version, gaps.DENY_WORDS
+    )
     pre = next(event for event in outcome.events if event.event == "PreToolUse")
     assert pre.winner is not None
     assert [finding.code for finding in pre.winner.exchange.findings] == ["claude-last-to-finish"]
@@ -211,11 +223,11 @@ def command(prefix: str, stdout: str = "", *, waits_for: Path | None = None) -> 
 
 
 def texts(request: JSONObject) -> list[str]:
-    """Every text block of the request's messages, in order."""
+    """Every text of the request's messages (a content string, or its text blocks), in order."""
     found = []
     for message in request["messages"]:
         content = message.get("content")
-        blocks = content if isinstance(content, list) else []
+        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
         found += [block["text"] for block in blocks if block.get("type") == "text"]
     return found
 

@@ -121,7 +121,7 @@ def test_a_config_hook_in_the_inspector_denies_rm_rf_and_it_never_runs(
 
     assert (scratch / "keep.txt").read_text() == "precious"
     [told] = api.tool_results()
-    assert (told["is_error"], told["content"]) == (True, GUARD_REASON)
+    assert told["is_error"] and told["content"].endswith(GUARD_REASON)  # 2.1.332 says more first
     [exchange] = relayed(journal)
     assert (exchange["host"], exchange["method"], exchange["action"]) == (
         "claude",
