@@ -8,7 +8,9 @@ intercept, the handler's deadline, the journal), from the Claude Code hooks of t
 config; the answer is the body of a 200, the JSON a Claude Code hook prints. Claude Code reads a
 block only from that JSON (`permissionDecision: deny`, `decision: block`): any other status is a
 non-blocking error to it and the action goes ahead (2.1.332), and so is an inspector that is not
-there. An empty body is a hook that said nothing."""
+there. An empty body is a hook that said nothing, which is also the answer to a request from
+inside an inspector (an inspector whose config is the project install changed runs these
+handlers behind itself: they must not call it again)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from aiohttp import web
 
 from inspector.bridge.refusals import RefusalLog
 from inspector.bridge.relayed_call import NotAnEvent, RelayedCall, RelayedEvent, event_payload
+from inspector.hooks.run_http import INSIDE_HEADER
 from inspector.host_names import CLAUDE
 from inspector.hosts.host import ABSENT, HookOutput
 from inspector.hosts.http_endpoint import LOOPBACK, PATH, TOKEN_HEADER, Endpoint, token_matches
@@ -76,6 +79,8 @@ class HttpHooks:
             peer = request.remote or "an unknown peer"
             self._refusals.refused(LABEL, NO_TOKEN if given is None else WRONG_TOKEN, peer)
             raise web.HTTPUnauthorized(text="hook-inspector: no valid token\n")
+        if INSIDE_HEADER in request.headers:  # this inspector's own hook, pointed at itself
+            return web.Response(content_type=JSON_TYPE)
         call = HttpCall(self.engine, request, _timeout_ms(request))
         self.calls.add(call)
         try:

@@ -4,13 +4,19 @@ host's business (Claude Code's http handlers)."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import aiohttp
 
+from inspector.relay.command_wire import INSIDE_INSPECTOR
+
 JSON_TYPE = "application/json"
+# Sent from inside a listening inspector, as its relay would see INSIDE_INSPECTOR: an http
+# handler that points at that inspector itself (install claude --http) is answered at once.
+INSIDE_HEADER = "X-Hook-Inspector-Inside"
 # Claude Code works out the length itself; these from the settings are dropped (2.1.332).
 _OWN_HEADERS = frozenset({"content-length", "transfer-encoding"})
 
@@ -41,6 +47,8 @@ def request_headers(headers: Sequence[tuple[str, str]]) -> dict[str, str]:
     """The headers sent: JSON's content type, then the handler's own (their own length and
     transfer encoding dropped)."""
     sent = {"Content-Type": JSON_TYPE}
+    if os.environ.get(INSIDE_INSPECTOR):
+        sent[INSIDE_HEADER] = "1"
     for name, value in headers:
         if name.strip().lower() not in _OWN_HEADERS:
             sent[name] = value

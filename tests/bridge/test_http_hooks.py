@@ -15,10 +15,12 @@ import aiohttp
 
 from inspector.bridge.http_hooks import NO_TOKEN, WRONG_TOKEN
 from inspector.bridge.listener import Listener, ListenOptions, listen_for_relays
+from inspector.cli.main import main
 from inspector.config.model import CommandHookSpec, Config
 from inspector.engine import Engine
 from inspector.host_names import PICOCLAW
 from inspector.hosts.http_endpoint import Endpoint, ensure_endpoint
+from inspector.hosts.registry import host_named
 from inspector.journal.records import Exchange, Lifecycle, Noise
 from tests.support.claude import decision, reply, script, spec
 from tests.support.command_relay import pre_tool_use
@@ -171,3 +173,23 @@ async def test_without_an_endpoint_file_no_port_is_opened(tmp_path: Path) -> Non
     async with inspector(workdir=tmp_path) as (engine, listener):
         assert listener.http is None
     assert not [r for r in engine.journal.records if isinstance(r, Lifecycle)]
+
+
+async def test_its_own_http_handler_in_the_config_answers_at_once_as_an_absent_hook(
+    tmp_path: Path,
+) -> None:
+    """Pointed at the project whose settings.local.json install wrote, the inspector runs that
+    http handler behind itself: POSTing to itself again would go round until the deadline; the
+    call from inside is answered at once as a hook that said nothing, as the relay's is."""
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    assert main(["install", "claude", "--http", "--project", str(project)]) == 0
+    endpoint = ensure_endpoint()
+    config = host_named("claude").load(project)
+    async with Engine(config) as engine:
+        listener = await listen_for_relays(engine, ListenOptions())
+        try:
+            assert await post(endpoint, event("ls", tmp_path)) == (200, "")
+        finally:
+            await listener.close()
+    assert len(exchanges(engine)) == 1  # Claude Code's call, and not the inspector's own
