@@ -17,7 +17,7 @@ from inspector.hosts.host import CommandChain
 from inspector.hosts.probe import HookReport
 from inspector.hosts.runtime import ComposerOffer, Reapplied, TurnRunner, Unreplayable
 from inspector.journal.journal import Journal
-from inspector.journal.records import Exchange
+from inspector.journal.records import FAILED, Exchange, Lifecycle
 from inspector.pipeline.gate import Gate, GatedCommandHook
 
 # The chain over a config's command hooks, its runs held at `gate` (None: never held).
@@ -42,8 +42,11 @@ class CommandRuntime:
     def host_name(self) -> str:
         return self._host_name
 
-    async def start(self) -> None:
-        return None  # a command hook runs when an event fires, not before
+    async def start(self) -> list[str]:
+        """A command hook runs when an event fires, not before; a hook the inspector cannot run
+        says so, with why, once."""
+        self._say_unrunnable(self.config.command_hooks)
+        return []
 
     async def stop(self) -> None:
         return None
@@ -52,8 +55,10 @@ class CommandRuntime:
         """A new chain is all a reload needs; hooks whose spec or script changed count as
         restarted."""
         before = {hook.name: hook.spec for hook in self.hooks()}
+        said = {spec.name for spec in self._unrunnable()}
         self.config = config
         self.chain = self._make_chain(config, self.gate)
+        self._say_unrunnable([spec for spec in self._unrunnable() if spec.name not in said])
         after = {hook.name: hook.spec for hook in self.hooks()}
         changed = {name for name in after if name in before and before[name] != after[name]}
         restarted = sorted(changed | (set(changed_hooks) & before.keys() & after.keys()))
@@ -63,6 +68,16 @@ class CommandRuntime:
             restarted=restarted,
             unchanged=sorted(after.keys() & before.keys() - set(restarted)),
         )
+
+    def _unrunnable(self) -> list[CommandHookSpec]:
+        """The config's hooks the inspector cannot run (Claude Code's prompt, agent and
+        mcp_tool handlers): listed, never run."""
+        return [spec for spec in self.config.command_hooks if spec.cannot_run]
+
+    def _say_unrunnable(self, specs: Iterable[CommandHookSpec]) -> None:
+        for spec in specs:
+            detail = f"cannot run here ({spec.handler} handler): {spec.cannot_run}"
+            self.journal.append(Lifecycle(hook=spec.name, state=FAILED, detail=detail))
 
     def hooks(self) -> list[CommandHook | HttpHook]:
         return list(self.chain.hook_list())
@@ -105,6 +120,10 @@ class CommandRuntime:
     def unreplayable(self, recorded: Exchange) -> Unreplayable | None:
         if self._hook(recorded.hook, recorded.method) is not None:
             return None
+        unrunnable = next((s for s in self._unrunnable() if s.name == recorded.hook), None)
+        if unrunnable is not None:
+            note = f"{recorded.hook} cannot run here: {unrunnable.cannot_run}"
+            return Unreplayable("skipped", note)
         if recorded.by_command:
             note = f"no command hook {recorded.hook!r} on {recorded.method} in the config"
         else:
@@ -133,7 +152,7 @@ class CommandRuntime:
         for hook in self.hooks():  # a j-cli hook may listen to several events
             by_name.setdefault(hook.name, []).append(hook.spec)
         self._reports = [await self._probe(specs, source) for specs in by_name.values()]
-        unrunnable = [spec for spec in self.config.command_hooks if spec.cannot_run]
+        unrunnable = self._unrunnable()
         if unrunnable:  # named in config order among the others
             self._reports += [self._cannot_probe(spec) for spec in unrunnable]
             order = {spec.name: spec.priority for spec in self.config.command_hooks}

@@ -8,9 +8,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from inspector.engine import Engine
+from inspector.hosts.load import load_config
+from inspector.journal.records import Exchange, Lifecycle
+from inspector.tui.launch import build_session
+from inspector.tui.widgets.hooks_panel import HooksPanel
 from tests.cli.test_cli import hook_inspector
 from tests.drivers.test_check_hosts import claude_project, command, report_of
 from tests.support.claude import reply
+from tests.support.tui import make_app, running, until
 
 
 def group(*handlers: dict[str, Any], matcher: str | None = None) -> dict[str, Any]:
@@ -59,3 +65,58 @@ def test_check_counts_a_hook_it_cannot_run_beside_ones_that_pass(tmp_path: Path)
     assert "1 of 2 hook(s) pass" in human.stdout
     assert "Stop:agent" in human.stdout
     assert "cannot run" in human.stdout
+
+
+def test_run_names_a_hook_it_cannot_run_with_why(tmp_path: Path) -> None:
+    project = claude_project(
+        tmp_path, {"PreToolUse": [group({"type": "prompt", "prompt": "Safe? $ARGUMENTS"})]}
+    )
+    (project / "scenario.yaml").write_text(SCENARIO)
+    result = hook_inspector("run", str(project))
+    assert result.returncode == 0, result.stdout + result.stderr
+    [line] = [line for line in result.stdout.splitlines() if "PreToolUse:prompt" in line]
+    assert "cannot run here" in line and "no model" in line
+
+
+async def test_the_hooks_panel_shows_a_hook_it_cannot_run_and_why(tmp_path: Path) -> None:
+    project = claude_project(
+        tmp_path, {"Stop": [command(reply(0)), group({"type": "agent", "prompt": "Tests ran?"})]}
+    )
+    async with Engine(load_config(project)) as engine:
+        [record] = [r for r in engine.journal.of_type(Lifecycle) if r.hook == "Stop:agent"]
+        assert record.state == "failed" and "no model" in record.detail
+        assert engine.runtime.hook_names() == ["Stop:reply.sh"]  # the composer offers what runs
+    session = build_session(project, tmp_path / "live.jsonl")
+    session.watch = False
+    app = make_app(session, tmp_path / "settings")
+    async with running(app) as pilot:
+        panel = app.query_one(HooksPanel)
+
+        def states() -> dict[str, str]:
+            panel.refresh_rows()
+            return {str(panel.get_row(key)[0]): str(panel.get_row(key)[1]) for key in panel.rows}
+
+        await until(pilot, lambda: states().get("Stop:agent") == "failed", what="the agent row")
+
+
+def test_replay_says_why_a_hook_it_cannot_run_is_not_replayed(tmp_path: Path) -> None:
+    project = claude_project(tmp_path, {"Stop": [group({"type": "agent", "prompt": "Ran?"})]})
+    recorded = Exchange(hook="Stop:agent", method="Stop", request={"hook_event_name": "Stop"})
+    engine = Engine(load_config(project))
+    why = engine.runtime.unreplayable(recorded)
+    assert why is not None and why.outcome == "skipped"
+    assert "cannot run here" in why.note and "no model" in why.note
+
+
+SCENARIO = """\
+name: one Bash call
+turns:
+  - user: "list"
+    rounds:
+      - content: "Listing."
+        tool_calls:
+          - tool: Bash
+            arguments: {command: "ls"}
+            result: '{"stdout": "", "stderr": "", "interrupted": false}'
+      - content: "Done."
+"""
