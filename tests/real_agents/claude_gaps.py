@@ -9,8 +9,7 @@ emulation has nothing to compare):
 - Claude Code runs the Bash calls of one message side by side when it reads their commands as
   read-only (`ls`, `echo`, ...); the emulation runs every Bash call on its own (Read, Glob, Grep,
   WebFetch and WebSearch calls it does run side by side).
-- Notification fires only in the interactive CLI (about 6 s after a permission dialog opens);
-  PermissionRequest too, in 2.1.197.
+- Notification fires only in the interactive CLI (about 6 s after a permission dialog opens).
 - duration_ms in PostToolUse / PostToolUseFailure is the tool's run time; the runner runs no tool
   and sends 0.
 """
@@ -32,10 +31,36 @@ POST_TOOL_USE_WORDS = "post-tool-use-words"  # where a PostToolUse hook's words 
 STOP_WORDS = "stop-words"  # the words a Stop hook's block reaches the model in
 PAYLOAD_VALUES = "payload-values"  # stdin values (ids and times aside) that differ
 HOOK_ENV = "hook-env"  # variables Claude Code adds to a hook's environment that differ
+PERMISSION_LAYER = "permission-layer"  # what decides a call no hook decided
+PERMISSION_REQUEST_IN_P = "permission-request-in-p"  # whether PermissionRequest fires in -p
+SCHEMA_CHECK = "schema-check"  # what becomes of an updatedInput the tool's schema refuses
+TOOL_INPUT_DEFAULTS = "tool-input-defaults"  # tool_input keys the hooks see that were not sent
+
+# Every tested release so far.
+_ALL = {
+    PERMISSION_LAYER: Gap(
+        "with no allow rule and no hook decision, `claude -p` refuses a Bash command that writes "
+        "and a Write; the emulation runs them"
+    ),
+    SCHEMA_CHECK: Gap(
+        "an updatedInput that fails the tool's schema is refused (`... returned updatedInput that "
+        "failed schema validation: ...`); the emulation runs the call with it"
+    ),
+    TOOL_INPUT_DEFAULTS: Gap(
+        "the tool_input the hooks see has the schema's defaults filled in (Edit's replace_all: "
+        "false); the emulation passes the model's input as sent",
+        frozenset({"replace_all"}),
+    ),
+}
 
 GAPS: dict[str, dict[str, Gap]] = {
-    "2.1.197": {},
+    "2.1.197": _ALL,
     "2.1.332": {
+        **_ALL,
+        PERMISSION_REQUEST_IN_P: Gap(
+            "PermissionRequest fires in -p too, before the permission layer refuses; the turn "
+            "runner never fires it (2.1.197's -p does not)"
+        ),
         DENY_WORDS: Gap(
             "a deny's reason reaches the model as `PreToolUse:Bash hook error: <reason>`, not "
             "the reason alone"

@@ -11,7 +11,8 @@ On PreToolUse for a command containing `rm -rf` it answers with ANSWER:
 - `ask`:    asks with `permissionDecision: ask` and the reason;
 - `stop`:   answers `continue: false` with the reason as stopReason;
 - `no-event-name`: refuses with a hookSpecificOutput that lacks hookEventName;
-- `rewrite`: answers updatedInput alone (no decision), the command made `touch rewritten.txt`.
+- `rewrite`: answers updatedInput alone (no decision), the command made `touch rewritten.txt`;
+- `bad-rewrite`: answers updatedInput alone whose command is a number, which Bash's schema refuses.
 
 With ANSWER `block-stop` it blocks every Stop instead, with the reason, and with `exit-2-stop`
 the first Stop by exiting 2. With `post-exit-2`, `post-block` or `post-context` it answers the
@@ -62,6 +63,9 @@ def main() -> int:
         print(json.dumps({"continue": False, "stopReason": REASON}))
     elif answer == "rewrite":
         rewritten = {"hookEventName": "PreToolUse", "updatedInput": {"command": REWRITTEN}}
+        print(json.dumps({"hookSpecificOutput": rewritten}))
+    elif answer == "bad-rewrite":
+        rewritten = {"hookEventName": "PreToolUse", "updatedInput": {"command": 42}}
         print(json.dumps({"hookSpecificOutput": rewritten}))
     return 0
 
