@@ -208,7 +208,7 @@ class _Reader:
     def _handler(self, where: _Group, handler: object) -> None:
         doc, path = where.doc, where.path
         entry = want_map(doc, path, handler)
-        read = read_handler(doc, path, entry)
+        read = read_handler(doc, path, entry, where.event)
         label = _label(read.target) if read.kind == "command" else read.kind
         name = self._name(where.event, label)
         for key, message in unknown_keys(read.kind, entry):
@@ -216,7 +216,7 @@ class _Reader:
         for key, code, message in read.warnings:
             self.warn(doc, (*path, key), code, message, name)
         if read.cannot_run:
-            message = f"a {read.kind} handler cannot run here: {read.cannot_run}"
+            message = f"{read.kind} handler, not run: {read.cannot_run}"
             self.warn(doc, (*path, "type"), "claude-handler-not-run", message, name)
         self._add(where, name, read)
 

@@ -49,6 +49,11 @@ NOT_APPLIED = {
     "args": "the exec form is not applied: `command` runs through the shell",
 }
 
+# 2.1.332 never sends an http handler's request on these ("HTTP hooks are not supported for
+# SessionStart"), so neither does the inspector.
+HTTP_SKIPPED_ON = frozenset({"SessionStart", "Setup"})
+HTTP_SKIPPED = "Claude Code skips http handlers on SessionStart and Setup: it never sends this one"
+
 CANNOT_RUN: dict[HandlerKind, str] = {
     "mcp_tool": "Claude Code calls the tool `{target}` of its MCP server with `input` (strings "
     "filled in from the event's JSON) and reads the tool's answer as a hook's JSON output; host "
@@ -74,8 +79,9 @@ class ReadHandler:
     warnings: list[tuple[str, str, str]] = field(default_factory=list)  # (key, code, message)
 
 
-def read_handler(doc: Document, path: KeyPath, entry: dict[str, object]) -> ReadHandler:
-    """The handler at `path`; a missing or wrong value is a ConfigError at its key."""
+def read_handler(doc: Document, path: KeyPath, entry: dict[str, object], event: str) -> ReadHandler:
+    """The handler at `path`, one of `event`'s; a missing or wrong value is a ConfigError at
+    its key."""
     if "type" not in entry:
         raise doc.error((*path, "type"), 'is required ("command", or one of the newer types)')
     kind = want_str(doc, (*path, "type"), entry["type"])
@@ -106,7 +112,8 @@ def read_handler(doc: Document, path: KeyPath, entry: dict[str, object]) -> Read
         allowed = reader.names("allowedEnvVars")
         target = f"http: {url}"
         http = HttpTarget(url, headers, allowed)
-        return ReadHandler(kind, target, timeout, reader.on_failure(), http, warnings=warnings)
+        skipped = HTTP_SKIPPED if event in HTTP_SKIPPED_ON else ""
+        return ReadHandler(kind, target, timeout, reader.on_failure(), http, skipped, warnings)
     if kind == "mcp_tool":
         server = reader.text("server", required=True) or ""
         tool = reader.text("tool", required=True) or ""

@@ -133,3 +133,13 @@ def test_bad_handler_values_name_file_line_and_key(
     )
     assert error.line > 1
     assert error.message.startswith(message), error.message
+
+
+def test_an_http_handler_on_session_start_is_listed_as_never_sent(tmp_path: Path) -> None:
+    http = {"type": "http", "url": "http://127.0.0.1:9/hook"}
+    write(tmp_path, "settings.json", handlers("SessionStart", http))
+    settings = read_claude(tmp_path)
+    [spec] = settings.config.hooks
+    assert "skips http handlers on SessionStart" in spec.cannot_run
+    [warning] = settings.warnings
+    assert warning.finding.code == "claude-handler-not-run"
