@@ -164,6 +164,8 @@ def raw_view(record: Record | None) -> Text:
         return _wire("stdout line", record.line, record.size)
     if not isinstance(record, Exchange):
         return Text(NOTHING if record is None else NOT_APPLICABLE, DIM)
+    if record.http_status is not None:
+        return http_view(record)
     if record.by_command:
         return command_view(record)
     text = Text()
@@ -191,6 +193,17 @@ def command_view(record: Exchange) -> Text:
     text.append_text(_wire("stdout", record.raw_response))
     text.append("\n\n")
     return text.append_text(_wire("stderr", record.stderr))
+
+
+def http_view(record: Exchange) -> Text:
+    """One request of an http hook (Claude Code's http handler): its status, the body POSTed
+    and the answer's body. The headers are not journalled: they may carry secrets."""
+    duration = "" if record.duration_ms is None else f" after {record.duration_ms:.1f} ms"
+    text = Text.assemble(("hook ", DIM), shown(record.hook, limit=2_000), "\n")
+    text.append_text(Text.assemble(shown(f"HTTP {record.http_status}{duration}", BOLD), "\n\n"))
+    text.append_text(_wire("→ POST body", record.raw_request))
+    text.append("\n\n")
+    return text.append_text(_wire("← answer body", record.raw_response))
 
 
 def _wire(title: str, line: str | None, size: int | None = None) -> Text:

@@ -16,6 +16,7 @@ from inspector.config.model import CommandHookSpec, Config, HttpTarget
 from inspector.drivers.replay import replay
 from inspector.engine import Engine
 from inspector.journal.records import Exchange
+from inspector.tui.widgets.detail_pane import raw_view
 from tests.hosts.claude.test_claude_hooks import exchanges
 from tests.support.claude import claude_hooks, decision, reply, spec, tool_event
 from tests.support.http_hook_server import Answer, HookServer, hook_server
@@ -274,3 +275,19 @@ def test_check_probes_an_http_hook_and_judges_its_answer(tmp_path: Path) -> None
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "claude-http-status" in bad.stdout
     assert [seen.json["tool_name"] for seen in server.seen] == ["Bash", "Bash"]
+
+
+def test_the_raw_tab_shows_an_http_request_as_a_post_and_its_answer() -> None:
+    exchange = Exchange(
+        hook="PreToolUse:http",
+        method="PreToolUse",
+        raw_request='{"hook_event_name":"PreToolUse"}',
+        raw_response=json.dumps(DENY),
+        http_status=200,
+        duration_ms=4.2,
+        status="ok",
+    )
+    shown = raw_view(exchange).plain
+    assert "HTTP 200 after 4.2 ms" in shown
+    assert "→ POST body" in shown and "← answer body" in shown
+    assert "stdin" not in shown and "exit code" not in shown
