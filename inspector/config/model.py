@@ -116,6 +116,7 @@ class CommandHookSpec:
     http: HttpTarget | None = None  # an http handler's request
     on_failure: str = "continue"  # Claude Code: "block" makes a failed or timed-out run block
     cannot_run: str = ""  # why host mode cannot run it (no model, no MCP server); "": it runs
+    once: bool = False  # Claude Code: runs once in a session, then is removed
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,7 @@ class ClaudeHooks:
         self.ask_timeout_ms = ask_timeout_ms
         hook_env = {**(env or {}), "CLAUDE_PROJECT_DIR": self.project_dir}
         self.hooks: list[ClaudeHook] = []
+        self._spent: set[str] = set()  # the `once` hooks that have run in this session
         for spec in specs:
             if spec.host != "claude" or not spec.enabled or spec.cannot_run:
                 continue  # a prompt, agent or mcp_tool handler is listed, never run
@@ -123,7 +124,9 @@ class ClaudeHooks:
         return [
             hook
             for hook in self.hooks
-            if hook.spec.event == event and (key is None or matches(hook.spec.matcher, target))
+            if hook.spec.event == event
+            and (key is None or matches(hook.spec.matcher, target))
+            and hook.name not in self._spent
         ]
 
     async def fire(
@@ -207,6 +210,8 @@ class ClaudeHooks:
             )
             answer, timed_out = read_answer(event, payload, run), run.timed_out
         finished = next(finishing)
+        if hook.spec.once:  # Claude Code removes it once it has run
+            self._spent.add(hook.name)
         answer = on_failure(hook.spec, event, answer, timed_out)
         findings = [*exchange.findings, *answer.findings]
         self.journal.amend(exchange, action=answer.action, findings=findings)

@@ -13,8 +13,9 @@ seconds. Command and http handlers run; prompt, agent and mcp_tool handlers are 
 host mode cannot run them (a warning and the spec's `cannot_run`). Every hook is disabled when a
 file sets `disableAllHooks`, and every hook of an event name the newest Claude Code known here
 does not know (the file still loads, as it does in Claude Code). An http handler's
-`allowedEnvVars` is narrowed to the settings' `httpHookAllowedEnvVars` when any file sets it
-(the lists of all files merge, as Claude Code merges them).
+`allowedEnvVars` is narrowed to the settings' `httpHookAllowedEnvVars` when any file sets it,
+and one whose URL matches no pattern of `allowedHttpHookUrls` is listed as never sent (the
+lists of all files merge, as Claude Code merges them).
 
 Warnings are ConfigWarnings (as j-cli's reader gives): file, line, key, a Claude finding, and the
 hook they concern.
@@ -53,8 +54,10 @@ from inspector.hosts.claude.events import (
 from inspector.hosts.claude.findings import finding
 from inspector.hosts.claude.handlers import (
     ENV_LIMIT,
+    URL_LIMIT,
     ReadHandler,
     limit_env_vars,
+    limit_urls,
     read_handler,
     unknown_keys,
 )
@@ -90,7 +93,9 @@ def read_claude(path: str | Path) -> ClaudeSettings:
     for level, file in sources:
         reader.read(parse_json(str(file), read_config_text(file)), level)
     specs = tuple(
-        replace(limit_env_vars(spec, reader.env_limit), priority=index)
+        replace(
+            limit_urls(limit_env_vars(spec, reader.env_limit), reader.url_limit), priority=index
+        )
         for index, spec in enumerate(reader.specs)
     )
     if reader.disable_all:
@@ -148,6 +153,7 @@ class _Reader:
         self.warnings: list[ConfigWarning] = []
         self.disable_all = False
         self.env_limit: tuple[str, ...] | None = None  # httpHookAllowedEnvVars, merged
+        self.url_limit: tuple[str, ...] | None = None  # allowedHttpHookUrls, merged
         self._names: set[str] = set()
 
     def read(self, doc: Document, level: str) -> None:
@@ -159,6 +165,8 @@ class _Reader:
             self.warn(doc, ("disableAllHooks",), "claude-hooks-disabled", "disableAllHooks: true")
         if (names := field(doc, (), doc.data, ENV_LIMIT, want_str_list, None)) is not None:
             self.env_limit = (*(self.env_limit or ()), *names)
+        if (patterns := field(doc, (), doc.data, URL_LIMIT, want_str_list, None)) is not None:
+            self.url_limit = (*(self.url_limit or ()), *patterns)
         if "hooks" not in doc.data:
             return
         section = want_map(doc, ("hooks",), doc.data["hooks"])
@@ -243,6 +251,7 @@ class _Reader:
             http=read.http,
             on_failure=read.on_failure,
             cannot_run=read.cannot_run,
+            once=read.once,
         )
         self.specs.append(spec)
 

@@ -176,9 +176,9 @@ CODES: dict[str, CodeInfo] = {
     "claude-not-emulated": CodeInfo(
         "warning",
         "a handler option the inspector does not emulate",
-        "Honours it (if: a permission-rule filter, async: runs in the background, once, "
-        "shell powershell, args: no shell at all); the inspector runs the hook as if it were "
-        "not there.",
+        "Honours it (if: a permission-rule filter, async: runs in the background, shell "
+        "powershell, args: no shell at all); the inspector runs the hook as if it were not "
+        "there.",
     ),
     "claude-unknown-setting": CodeInfo(
         "warning", "a key Claude Code does not read in a hook entry", "Ignores it."

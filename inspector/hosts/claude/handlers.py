@@ -15,6 +15,7 @@ A value of the wrong type is an error at its key; a key host mode does not apply
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import get_args
 from urllib.parse import urlsplit
@@ -30,6 +31,7 @@ SHELLS = ("bash", "powershell")
 DEFAULT_TIMEOUT_S = 600  # command and http handlers (2.1.332: 600000 ms)
 AGENT_TIMEOUT_S = 60  # an agent handler's own default
 ENV_LIMIT = "httpHookAllowedEnvVars"  # the setting that narrows every http handler's list
+URL_LIMIT = "allowedHttpHookUrls"  # the setting whose URL patterns an http handler must match
 
 _COMMON = frozenset({"type", "timeout", "statusMessage", "if", "once"})
 KEYS: dict[str, frozenset[str]] = {
@@ -43,7 +45,6 @@ KEYS: dict[str, frozenset[str]] = {
 NOT_APPLIED = {
     "if": "a permission-rule filter (such as Bash(git *)) is not applied: the hook runs for "
     "every call its matcher takes",
-    "once": "runs on every event here, not once per session",
     "async": "runs in the foreground here, and its answer counts",
     "asyncRewake": "runs in the foreground here, and its answer counts",
     "args": "the exec form is not applied: `command` runs through the shell",
@@ -77,11 +78,18 @@ class ReadHandler:
     http: HttpTarget | None = None
     cannot_run: str = ""
     warnings: list[tuple[str, str, str]] = field(default_factory=list)  # (key, code, message)
+    once: bool = False  # runs once in a session, then is removed
 
 
 def read_handler(doc: Document, path: KeyPath, entry: dict[str, object], event: str) -> ReadHandler:
     """The handler at `path`, one of `event`'s; a missing or wrong value is a ConfigError at
     its key."""
+    read = _read_kind(doc, path, entry, event)
+    return replace(read, once=_Fields(doc, path, entry).flag("once"))
+
+
+def _read_kind(doc: Document, path: KeyPath, entry: dict[str, object], event: str) -> ReadHandler:
+    """The handler's own fields, by its type."""
     if "type" not in entry:
         raise doc.error((*path, "type"), 'is required ("command", or one of the newer types)')
     kind = want_str(doc, (*path, "type"), entry["type"])
@@ -144,6 +152,24 @@ def limit_env_vars(spec: CommandHookSpec, limit: tuple[str, ...] | None) -> Comm
         return spec
     allowed = tuple(name for name in spec.http.allowed_env_vars if name in limit)
     return replace(spec, http=replace(spec.http, allowed_env_vars=allowed))
+
+
+def limit_urls(spec: CommandHookSpec, patterns: tuple[str, ...] | None) -> CommandHookSpec:
+    """An http handler whose URL matches none of the settings' allowedHttpHookUrls (when some
+    file sets it; an empty list allows none): Claude Code never sends it."""
+    if spec.http is None or patterns is None or spec.cannot_run:
+        return spec
+    if any(_url_matches(spec.http.url, pattern) for pattern in patterns):
+        return spec
+    why = f"its URL matches no pattern of {URL_LIMIT}: Claude Code never sends it"
+    return replace(spec, cannot_run=why)
+
+
+def _url_matches(url: str, pattern: str) -> bool:
+    """`*` stands for any run of characters (Claude Code's own matching also reads the URL's
+    parts: this is the common case of it)."""
+    wildcard = ".*".join(re.escape(part) for part in pattern.split("*"))
+    return re.fullmatch(wildcard, url) is not None
 
 
 def _set(entry: dict[str, object]) -> list[tuple[str, str]]:

@@ -70,10 +70,8 @@ def test_the_newer_command_fields_are_read(tmp_path: Path) -> None:
     write(tmp_path, "settings.json", handlers("PreToolUse", command))
     settings = read_claude(tmp_path)
     [spec] = settings.config.hooks
-    assert (spec.handler, spec.on_failure) == ("command", "block")
-    assert [(w.key, w.finding.code) for w in settings.warnings] == [
-        ("hooks.PreToolUse[0].hooks[0].once", "claude-not-emulated")
-    ]
+    assert (spec.handler, spec.on_failure, spec.once) == ("command", "block", True)
+    assert settings.warnings == ()
 
 
 def test_an_mcp_tool_handler_is_listed_with_what_claude_code_would_do(tmp_path: Path) -> None:
@@ -143,3 +141,20 @@ def test_an_http_handler_on_session_start_is_listed_as_never_sent(tmp_path: Path
     assert "skips http handlers on SessionStart" in spec.cannot_run
     [warning] = settings.warnings
     assert warning.finding.code == "claude-handler-not-run"
+
+
+def test_an_http_handler_outside_the_allowed_urls_is_listed_as_never_sent(
+    tmp_path: Path,
+) -> None:
+    near = {"type": "http", "url": "http://127.0.0.1:8080/hook"}
+    far = {"type": "http", "url": "https://hooks.example.com/x"}
+    settings = {**handlers("Stop", near, far), "allowedHttpHookUrls": ["http://127.0.0.1:*"]}
+    write(tmp_path, "settings.json", settings)
+    specs = read_claude(tmp_path).config.hooks
+    assert [bool(spec.cannot_run) for spec in specs] == [False, True]
+    assert "allowedHttpHookUrls" in specs[1].cannot_run
+    write(tmp_path, "settings.local.json", {"allowedHttpHookUrls": []})  # merged: adds none
+    assert [bool(spec.cannot_run) for spec in read_claude(tmp_path).config.hooks] == [False, True]
+    write(tmp_path, "settings.json", {**handlers("Stop", near), "allowedHttpHookUrls": []})
+    [spec] = read_claude(tmp_path).config.hooks
+    assert spec.cannot_run  # an empty list allows no http hook

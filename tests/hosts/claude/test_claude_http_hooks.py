@@ -193,6 +193,15 @@ async def test_on_failure_block_applies_to_a_command_hook_too(tmp_path: Path) ->
     assert outcome.blocked and 'blocking because onFailure is "block"' in outcome.reason
 
 
+async def test_a_once_hook_runs_once_in_a_session(tmp_path: Path) -> None:
+    with hook_server() as server:
+        once = CommandHookSpec(**{**http(server.url()).__dict__, "once": True})
+        hooks = claude_hooks(once, project_dir=tmp_path)
+        for _ in range(2):
+            await hooks.fire("PreToolUse", tool_event(), source="test")
+    assert len(server.seen) == 1 and len(exchanges(hooks)) == 1
+
+
 # ---- beside command hooks --------------------------------------------------------------------
 
 
