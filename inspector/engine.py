@@ -51,8 +51,10 @@ class Engine:
         self._hookless: dict[str, Runtime] = {}
 
     def runtime_of(self, host_name: str) -> Runtime:
-        """The session's runtime if it is `host_name`'s, else one of that host with no hooks: a
-        relay of another agent than the config's still meets the intercept and is journalled."""
+        """The session's runtime if it is `host_name`'s, else one of that host with no hooks, for
+        a relay whose calls go through the chain's own gate (PicoClaw's: a call of another agent
+        than the config's still meets the intercept and is journalled). OpenClaw has no runtime
+        without its plugin folder: ValueError."""
         if host_name == self.runtime.host_name:
             return self.runtime
         if host_name not in self._hookless:
@@ -73,7 +75,8 @@ class Engine:
         await self.stop()
 
     async def start(self) -> None:
-        """Start every enabled hook (a process hook handshakes; all at once)."""
+        """Start every enabled hook (a process hook handshakes; all at once). One that does not
+        come up says why in the journal."""
         await self.runtime.start()
 
     async def stop(self) -> None:
@@ -98,7 +101,7 @@ class Engine:
     ) -> Reload:
         """Follow a new config: start added hooks, stop removed ones, restart those whose spec
         changed or whose script is in `changed_hooks`, and leave every other hook alone. A
-        config of another host replaces the runtime: the new one is up before the old stops."""
+        config of another host replaces the runtime."""
         started = time.perf_counter()
         if config.host == self.runtime.host_name:
             changes = await self.runtime.apply(config, changed_hooks)
@@ -119,12 +122,17 @@ class Engine:
         )
 
     async def _switch_runtime(self, config: Config) -> Reapplied:
+        """Another host's config: the old runtime stops first, so its hooks' last records still
+        name its host, and the new one starts (a switch is rare; a gap in it costs nothing)."""
         old, before = self.runtime, self.runtime.hook_names()
+        await old.stop()
+        stale = self._hookless.pop(config.host, None)
+        if stale is not None:
+            await stale.stop()
         self.journal.host = config.host
         self.runtime = self._runtime_for(config)
-        await self.runtime.start()
-        await old.stop()
-        return Reapplied(added=self.runtime.hook_names(), removed=before)
+        failed = await self.runtime.start()
+        return Reapplied(added=self.runtime.hook_names(), removed=before, failed=failed)
 
     def reload_failed(self, error: str, *, files: Collection[str] = (), trigger: str) -> Reload:
         """A config that does not parse changes nothing; the journal says why."""

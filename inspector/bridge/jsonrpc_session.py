@@ -72,6 +72,7 @@ class RelaySession:
         self.engine = engine
         self.label = label
         self.source = f"relay:{label}"
+        self._host = host_named(PICOCLAW)
         self.greeting = greeting
         self.peer = peer
         self._reader = reader  # the relay's socket
@@ -328,11 +329,11 @@ class RelaySession:
             call=exchange,
             turn=exchange.turn,
         )
-        return await host_named(PICOCLAW).answer_relayed(self._runtime(), relayed)
+        return await self._host.answer_relayed(self._runtime(), relayed)
 
     def _unanswered(self, request: dict[str, Any], reason: str) -> HookOutput:
         relayed = Relayed(str(request.get("method", "")), request, self.source)
-        return host_named(PICOCLAW).unanswered(relayed, reason)
+        return self._host.unanswered(relayed, reason)
 
     def _runtime(self) -> Runtime:
         """The session's PicoClaw hooks; none when it runs another host's, so the relayed calls

@@ -11,18 +11,11 @@ from __future__ import annotations
 import contextvars
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from inspector.journal.records import Exchange, Finding
 from inspector.protocol.stages import STAGE_FOR_METHOD
 from inspector.relay.wire import answer_by_ms
-
-
-class Decided(Protocol):
-    """A chain's outcome, as far as the deadline needs it: who decided it."""
-
-    decided_by: str | None
-
 
 # Room for the hop back to the relay, and then again for the pipeline to finish after its hooks
 # are cut off: 5 % of the agent's deadline, between 10 and 100 ms.
@@ -30,7 +23,6 @@ MARGIN_FRACTION = 0.05
 MARGIN_S = (0.01, 0.1)
 FALLBACK = "deadline"  # decided_by / Decision.by of an answer the deadline forced
 DEADLINE_CODE = "agent-deadline"
-NO_ANSWER = "Without an answer it would skip the relay (interceptors) or deny (approvals) anyway"
 
 
 @dataclass(slots=True)
@@ -80,21 +72,6 @@ class CallDeadline:
         left_ms = max(0.0, (self.hooks_by - finished) * 1000)
         used = {"hook": hook, "used_ms": _ms(finished - started), "left_ms": round(left_ms, 3)}
         self.use.append(used)
-
-    def settled(self, outcome: Decided) -> dict[str, Any]:
-        """What to write onto the exchange the agent received: how the chain spent this
-        deadline, and the findings on what the agent's own host would not have done."""
-        found = []
-        if outcome.decided_by == FALLBACK:
-            found.append(Finding(DEADLINE_CODE, "warning", self.passed(), NO_ANSWER))
-        for hook in self.cut_short:
-            message = (
-                f'hook "{hook}" was cut short by {self.describe()}, the one deadline the agent '
-                "gives the relay for the whole chain behind it"
-            )
-            found.append(Finding(DEADLINE_CODE, "warning", message))
-        found.extend(self.kinder)
-        return {"deadline_ms": self.agent_ms, "deadline_use": self.use, "findings": found}
 
 
 def _ms(seconds: float) -> float:

@@ -46,8 +46,9 @@ class CommandChain(Protocol):
 @dataclass(frozen=True, slots=True)
 class HookOutput:
     """What a relayed call gets back, as one hook of its host would answer it, and the action
-    the exchange list shows: what a command relay prints and exits with, or the value a plugin
-    relay's handler returns (`result`, None: no decision)."""
+    the exchange list shows: what a command relay prints and exits with, or for a JSON relay
+    the whole answer (`result`: the OpenClaw bridge plugin's handler value, None for no
+    decision; PicoClaw's JSON-RPC answer, result or error)."""
 
     stdout: str = ""
     stderr: str = ""
@@ -59,12 +60,14 @@ class HookOutput:
 ABSENT = HookOutput()  # a hook that says nothing: the host goes on as if it were not there
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Relayed:
     """One call a relay brought from a live agent, for its host to answer."""
 
     event: str
-    payload: dict[str, Any]  # the host's stdin, as it goes on (edited, if it was held)
+    # what the agent sent, as it goes on (edited, if it was held): a command hook's stdin,
+    # OpenClaw's {"event", "ctx"}, PicoClaw's JSON-RPC request
+    payload: dict[str, Any]
     source: str  # relay:<name>
     ask_by: float | None = None  # time.monotonic() by which a person must have answered
     env: Mapping[str, str] = field(default_factory=dict)  # the live hook's own variables

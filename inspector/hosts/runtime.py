@@ -76,8 +76,9 @@ class Runtime(Protocol):
     @property
     def host_name(self) -> str: ...
 
-    async def start(self) -> None:
-        """Bring up every hook the config enables (a hook that fails says so in the journal)."""
+    async def start(self) -> list[str]:
+        """Bring up every hook the config enables; the names of those that did not come up
+        (each says why in the journal)."""
         ...
 
     async def stop(self) -> None: ...

@@ -45,8 +45,8 @@ class OpenClawRuntime:
     def host_name(self) -> str:
         return self.config.host
 
-    async def start(self) -> None:
-        await self.plugin.start()
+    async def start(self) -> list[str]:
+        return [] if await self.plugin.start() else [self.plugin.plugin.id]
 
     async def stop(self) -> None:
         await self.plugin.stop()
@@ -60,7 +60,8 @@ class OpenClawRuntime:
         return Reapplied(restarted=name, failed=[] if up else name)
 
     def hook_names(self) -> list[str]:
-        return self.plugin.handler_names()
+        """The plugin, by its id: a reload starts, restarts or keeps it whole."""
+        return [self.plugin.plugin.id]
 
     def composer(self) -> ComposerOffer:
         """An OpenClaw hook's {"event", "ctx"}, to one handler or to all of the hook's."""

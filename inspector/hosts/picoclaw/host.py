@@ -1,5 +1,5 @@
-"""PicoClaw as a host: its config.json, its JSON-RPC methods, and long-lived process hooks that
-the engine starts and its pipeline calls (so no command chain)."""
+"""PicoClaw as a host: its config.json, its JSON-RPC methods, long-lived process hooks that its
+runtime starts and its pipeline calls, and the answers a live PicoClaw gets through the relay."""
 
 from __future__ import annotations
 

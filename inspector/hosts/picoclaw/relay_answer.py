@@ -19,7 +19,12 @@ from inspector.hosts.picoclaw.answers import verdict_label
 from inspector.hosts.picoclaw.chain import Pipeline
 from inspector.hosts.picoclaw.codes import finding
 from inspector.hosts.picoclaw.gojson.decode import GoDecodeError
-from inspector.hosts.picoclaw.relay_deadline import ChainOutcome, DeadlineHook, within_deadline
+from inspector.hosts.picoclaw.relay_deadline import (
+    ChainOutcome,
+    DeadlineHook,
+    deadline_record,
+    within_deadline,
+)
 from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.hosts.picoclaw.runtime import PicoClawRuntime
 from inspector.journal.journal import Journal
@@ -88,7 +93,7 @@ def _settle(
     found: list[Finding],
 ) -> None:
     """How the call spent the agent's deadline, and what its answer was found to be."""
-    settled = deadline.settled(outcome)
+    settled = deadline_record(deadline, outcome)
     findings = [*call.findings, *settled.pop("findings"), *found]
     journal.amend(call, **settled, findings=findings)
 

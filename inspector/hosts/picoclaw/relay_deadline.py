@@ -28,6 +28,23 @@ from inspector.pipeline.hook import Hook
 from inspector.protocol.stages import CONTINUE
 
 ChainOutcome = StageResult | ApprovalResult
+NO_ANSWER = "Without an answer it would skip the relay (interceptors) or deny (approvals) anyway"
+
+
+def deadline_record(deadline: CallDeadline, outcome: ChainOutcome) -> dict[str, Any]:
+    """What to write onto the exchange the agent received: how the chain spent `deadline`, and
+    the findings on what PicoClaw's own host would not have done."""
+    found = []
+    if outcome.decided_by == FALLBACK:
+        found.append(Finding(DEADLINE_CODE, "warning", deadline.passed(), NO_ANSWER))
+    for hook in deadline.cut_short:
+        message = (
+            f'hook "{hook}" was cut short by {deadline.describe()}, the one deadline PicoClaw '
+            "gives the relay for the whole chain behind it"
+        )
+        found.append(Finding(DEADLINE_CODE, "warning", message))
+    found.extend(deadline.kinder)
+    return {"deadline_ms": deadline.agent_ms, "deadline_use": deadline.use, "findings": found}
 
 
 class DeadlineHook:

@@ -74,11 +74,12 @@ class PicoClawRuntime:
     def host_name(self) -> str:
         return self.config.host
 
-    async def start(self) -> None:
+    async def start(self) -> list[str]:
         """Start every enabled hook and handshake with all of them at once."""
         for spec in self.config.enabled_hooks:
             self.hooks[spec.name] = self._make_hook(spec)
-        await asyncio.gather(*(hook.start() for hook in self.hooks.values()))
+        ready = await asyncio.gather(*(hook.start() for hook in self.hooks.values()))
+        return [name for name, up in zip(self.hooks, ready, strict=True) if not up]
 
     async def stop(self) -> None:
         await self.pipeline.close()
@@ -165,6 +166,9 @@ class PicoClawRuntime:
         return defaults.interceptor_timeout_ms
 
     def unreplayable(self, recorded: Exchange) -> Unreplayable | None:
+        if recorded.by_command:  # another host's run: no process hook answers its event
+            note = f"no command hook {recorded.hook!r} on {recorded.method} in the config"
+            return Unreplayable("missing hook", note)
         hook = self.hooks.get(recorded.hook)
         if hook is None:
             return Unreplayable("missing hook", f"no hook {recorded.hook!r} in the config")
