@@ -109,10 +109,10 @@ def test_the_demo_in_a_real_terminal(tmp_path: Path) -> None:
             ),
         )
 
-        terminal.keys("F1")
-        terminal.wait_for("the help", lambda s: "The exchange list shows every request" in s)
+        terminal.keys("F1")  # the manual, with its table of contents
+        terminal.wait_for("the manual", lambda s: "The hook-inspector manual" in s and "├──" in s)
         terminal.keys("Escape")
-        terminal.wait_for("the help to close", lambda s: "esc to close" not in s)
+        terminal.wait_for("the manual to close", lambda s: "The hook-inspector manual" not in s)
 
         terminal.keys("BTab")  # out of the filter field, where q would be typed
         terminal.wait_for("q in the footer", lambda s: "q Quit" in footer(s))
