@@ -35,6 +35,8 @@ PERMISSION_LAYER = "permission-layer"  # what decides a call no hook decided
 PERMISSION_REQUEST_IN_P = "permission-request-in-p"  # whether PermissionRequest fires in -p
 SCHEMA_CHECK = "schema-check"  # what becomes of an updatedInput the tool's schema refuses
 TOOL_INPUT_DEFAULTS = "tool-input-defaults"  # tool_input keys the hooks see that were not sent
+LAST_UPDATED_INPUT = "last-updated-input"  # whose update-only updatedInput the tool runs
+STOP_BESIDE_DENY = "stop-beside-deny"  # a continue: false from one hook, a deny from another
 
 # Every tested release so far.
 _ALL = {
@@ -54,9 +56,19 @@ _ALL = {
 }
 
 GAPS: dict[str, dict[str, Gap]] = {
-    "2.1.197": _ALL,
+    "2.1.197": {
+        **_ALL,
+        STOP_BESIDE_DENY: Gap(
+            "a continue: false beside another hook's deny: the deny keeps the tool from running "
+            "and the turn goes on; the emulation runs the tool, then ends the turn"
+        ),
+    },
     "2.1.332": {
         **_ALL,
+        STOP_BESIDE_DENY: Gap(
+            "a continue: false beside another hook's deny: the deny keeps the tool from running, "
+            "then the turn ends; the emulation runs the tool first"
+        ),
         PERMISSION_REQUEST_IN_P: Gap(
             "PermissionRequest fires in -p too, before the permission layer refuses; the turn "
             "runner never fires it (2.1.197's -p does not)"
