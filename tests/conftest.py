@@ -14,10 +14,12 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets an empty HOME of its own. The developer's ~/.claude and ~/.jdata are never
     read, and a hook's login shell (`bash -lc`) sources nothing of theirs: a shell startup that
     runs `pyenv rehash`, killed with a timed-out hook, would leave a lock that stalls every later
-    login shell for a minute."""
+    login shell for a minute. The state folder follows HOME too, so the port and token of
+    `install claude --http` (hosts/http_endpoint.py) are the test's own, never the developer's."""
     folder = tmp_path / "home"
     folder.mkdir()
     monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
     return folder
 
 
