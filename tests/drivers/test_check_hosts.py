@@ -21,6 +21,11 @@ from tests.support.jcli import reply as jcli_reply
 from tests.support.paths import EXAMPLES
 
 
+def words(text: str) -> str:
+    """`text` with its line breaks as spaces: check wraps a finding at the terminal's width."""
+    return " ".join(text.split())
+
+
 def jcli_project(tmp_path: Path, hooks: dict[str, str]) -> Path:
     """A j-cli project whose hooks are HOOK.yaml folders (the text of each HOOK.yaml given)."""
     project = tmp_path / "project"
@@ -113,7 +118,7 @@ def test_jcli_hooks_that_break_jcli_rules_fail_check_with_the_problem_named(
     human = hook_inspector("check", str(project))
     assert human.returncode == 1
     assert "jcli-not-json" in human.stdout and "1 of 3 hook(s) pass" in human.stdout
-    assert "(j-cli: j-cli counts the run as a failure" in human.stdout
+    assert "(j-cli: j-cli counts the run as a failure" in words(human.stdout)
     assert "PicoClaw" not in human.stdout
 
 
@@ -185,7 +190,7 @@ def test_claude_hooks_that_break_claudes_rules_fail_check_with_the_problem_named
     human = hook_inspector("check", str(project))
     assert human.returncode == 1
     assert "1 of 3 hook(s) pass" in human.stdout
-    assert "(Claude Code: Reads stdout's JSON on exit 0 only" in human.stdout
+    assert "(Claude Code: Reads stdout's JSON on exit 0 only" in words(human.stdout)
     assert "PicoClaw" not in human.stdout
 
 
