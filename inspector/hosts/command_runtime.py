@@ -166,7 +166,7 @@ class CommandRuntime:
         named in the report with why: it counts as not checked."""
         report = HookReport(spec.name, self.journal.host, [spec.event], "events")
         report.cannot_run = spec.cannot_run
-        report.not_probed[spec.event] = "the inspector cannot run this handler"
+        report.not_probed[spec.event] = "never run here"
         return report
 
     async def _probe(self, specs: list[CommandHookSpec], source: str) -> HookReport:
