@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from inspector.drivers.replay import replay
 from inspector.engine import Engine
 from inspector.journal.records import Exchange
 from inspector.tui.widgets.detail_pane import raw_view
+from tests.cli.test_cli import hook_inspector
 from tests.hosts.claude.test_claude_hooks import exchanges
 from tests.support.claude import claude_hooks, decision, reply, spec, tool_event
 from tests.support.http_hook_server import Answer, HookServer, hook_server
@@ -185,17 +187,15 @@ async def test_on_failure_block_is_ignored_on_stop(tmp_path: Path) -> None:
 
 
 async def test_on_failure_block_applies_to_a_command_hook_too(tmp_path: Path) -> None:
-    failing = spec(reply(1, "", "crashed"))
-    hooks = claude_hooks(
-        CommandHookSpec(**{**failing.__dict__, "on_failure": "block"}), project_dir=tmp_path
-    )
+    failing = replace(spec(reply(1, "", "crashed")), on_failure="block")
+    hooks = claude_hooks(failing, project_dir=tmp_path)
     outcome = await hooks.fire("PreToolUse", tool_event(), source="test")
     assert outcome.blocked and 'blocking because onFailure is "block"' in outcome.reason
 
 
 async def test_a_once_hook_runs_once_in_a_session(tmp_path: Path) -> None:
     with hook_server() as server:
-        once = CommandHookSpec(**{**http(server.url()).__dict__, "once": True})
+        once = replace(http(server.url()), once=True)
         hooks = claude_hooks(once, project_dir=tmp_path)
         for _ in range(2):
             await hooks.fire("PreToolUse", tool_event(), source="test")
@@ -274,8 +274,6 @@ def http_project(tmp_path: Path, server: HookServer, answer: Answer) -> Path:
 
 
 def test_check_probes_an_http_hook_and_judges_its_answer(tmp_path: Path) -> None:
-    from tests.cli.test_cli import hook_inspector
-
     with hook_server() as server:
         good = hook_inspector("check", str(http_project(tmp_path / "a", server, Answer(200))))
         bad = hook_inspector("check", str(http_project(tmp_path / "b", server, Answer(503))))
