@@ -45,7 +45,7 @@ class CommandRuntime:
     async def start(self) -> list[str]:
         """A command hook runs when an event fires, not before; a hook the inspector cannot run
         says so, with why, once."""
-        self._say_unrunnable(self.config.command_hooks)
+        self._say_unrunnable(self._unrunnable())
         return []
 
     async def stop(self) -> None:
