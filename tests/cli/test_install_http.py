@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,15 @@ def test_install_without_http_takes_the_http_handlers_out_of_a_shared_user_file(
     assert main(["install", "claude", "--user", "--events", "Stop"]) == 0
     [group] = json.loads((home / ".claude" / "settings.json").read_text())["hooks"]["Stop"]
     assert [handler["type"] for handler in group["hooks"]] == ["command"]
+
+
+def test_a_settings_local_json_git_would_commit_is_named_in_a_warning(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    assert install(project) == 0
+    said = capsys.readouterr().out
+    assert "git does not ignore" in said and "settings.local.json" in said
+    (project / ".gitignore").write_text(".claude/settings.local.json\n")
+    assert install(project) == 0
+    assert "git does not ignore" not in capsys.readouterr().out

@@ -10,6 +10,7 @@ link (into a dotfiles repository) is refused. Uninstall takes both kinds out of 
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from inspector.config.errors import ConfigError
@@ -22,6 +23,7 @@ from inspector.hosts.install_relay import RelayHook, project_or_user, relay_hook
 from inspector.hosts.installer import Options, Place
 
 CLAUDE_DIR, SETTINGS, LOCAL_SETTINGS = ".claude", "settings.json", "settings.local.json"
+GIT_TIMEOUT_S = 10
 DEFAULT_EVENTS = (
     "SessionStart",
     "UserPromptSubmit",
@@ -111,10 +113,25 @@ def install_http(file: Path, hook: RelayHook, matcher: str | None) -> str:
     }
     saved, _ = merge(file, handler, hook.events, matcher)
     where = f" (the file as it was: {saved})" if saved else ""
+    warning = ""
+    if git_ignores(file) is False:
+        warning = (
+            f"; warning: git does not ignore {file}, which holds the token: add it to .gitignore"
+        )
     return (
         f"HTTP hooks to hook-inspector at {endpoint.url(hook.timeout_s)} on"
-        f" {', '.join(hook.events)} in {file}{where}"
+        f" {', '.join(hook.events)} in {file}{where}{warning}"
     )
+
+
+def git_ignores(file: Path) -> bool | None:
+    """Whether git ignores `file`; None outside a git work tree, or with no git at hand."""
+    argv = ["git", "-C", str(file.parent), "check-ignore", "-q", file.name]
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=GIT_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return {0: True, 1: False}.get(done.returncode)  # 128: not in a work tree
 
 
 INSTALLER = ClaudeInstaller()
