@@ -11,8 +11,9 @@ a command's script (its file name, or the command's first word), else the handle
 (`http`, `prompt`, ...), with `#2`, `#3`... when the name is taken. A handler's `timeout` is in
 seconds. Command and http handlers run; prompt, agent and mcp_tool handlers are listed with why
 host mode cannot run them (a warning and the spec's `cannot_run`). Every hook is disabled when a
-file sets `disableAllHooks`, and every hook of an event name the newest Claude Code known here
-does not know (the file still loads, as it does in Claude Code). An http handler's
+file sets `disableAllHooks`. A hook on an event name the newest Claude Code known here does not
+know is listed with why it never runs (its `cannot_run`; the file still loads, as it does in
+Claude Code). An http handler's
 `allowedEnvVars` is narrowed to the settings' `httpHookAllowedEnvVars` when any file sets it,
 and one whose URL matches no pattern of `allowedHttpHookUrls` is listed as never sent (the
 lists of all files merge, as Claude Code merges them).
@@ -182,14 +183,16 @@ class _Reader:
                 self._unknown_event(doc, path, event, first)
 
     def _unknown_event(self, doc: Document, path: KeyPath, event: str, first: int) -> None:
-        """Claude Code loads the file and never fires the event: its hooks are listed, disabled.
-        The newest release known here may not be the newest there is, so the warning says which
-        release never runs them."""
+        """Claude Code loads the file and never fires the event: its hooks are listed with that
+        as why they cannot run, so check, run and the UI name them. The newest release known here
+        may not be the newest there is, so the warning says which release never runs them."""
         names = [spec.name for spec in self.specs[first:]]
-        self.specs[first:] = [replace(spec, enabled=False) for spec in self.specs[first:]]
         newest = f"Claude Code {NEWEST_VERSION}, the newest release known here"
         hint = did_you_mean(event, EVENTS) or ""
         message = f'unknown hook event "{event}"{hint}: {newest}, never runs its hooks'
+        self.specs[first:] = [
+            replace(spec, cannot_run=spec.cannot_run or message) for spec in self.specs[first:]
+        ]
         self.warn(doc, path, "claude-unknown-event", message, ", ".join(names) or None)
 
     def _group(self, doc: Document, level: str, event: str, path: KeyPath, group: object) -> None:

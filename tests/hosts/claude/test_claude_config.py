@@ -211,7 +211,8 @@ def test_an_unknown_event_name_loads_the_file_and_says_its_hooks_never_run(
     write(tmp_path, "settings.json", settings)
     loaded = read_claude(tmp_path)
     [guard, stop] = loaded.config.hooks
-    assert (guard.name, guard.enabled, stop.enabled) == ("PreToolUser:guard.sh", False, True)
+    assert (guard.name, stop.cannot_run) == ("PreToolUser:guard.sh", "")
+    assert guard.cannot_run.startswith('unknown hook event "PreToolUser"')
     [warning] = loaded.warnings
     assert (warning.finding.code, warning.line, warning.key, warning.hook) == (
         "claude-unknown-event",
@@ -232,7 +233,7 @@ def test_an_event_newer_than_every_known_release_is_named_with_where_it_is(
     loaded = read_claude(tmp_path)
     [spec] = loaded.config.hooks
     [warning] = loaded.warnings
-    assert (spec.name, spec.enabled) == ("PostDeploy:tell.sh", False)
+    assert (spec.name, spec.cannot_run) == ("PostDeploy:tell.sh", warning.finding.message)
     assert (warning.file, warning.line, warning.key) == (str(path), 3, "hooks.PostDeploy")
     assert warning.finding.message == (
         'unknown hook event "PostDeploy": Claude Code 2.1.332, the newest release known here, '
