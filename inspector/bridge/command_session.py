@@ -10,14 +10,18 @@ import os
 from typing import TYPE_CHECKING
 
 from inspector.bridge.greeting import Greeting
-from inspector.bridge.relayed_call import NotAnEvent, RelayedCall, RelayedEvent, event_payload
+from inspector.bridge.relayed_call import (
+    NotAnEvent,
+    RelayedCall,
+    RelayedEvent,
+    event_payload,
+    read_event,
+)
 from inspector.hosts.host import ABSENT, HookOutput
 from inspector.relay import command_wire
 
 if TYPE_CHECKING:
     from inspector.engine import Engine
-
-READ_CHUNK = 1 << 16
 
 
 class CommandSession(RelayedCall):
@@ -47,7 +51,9 @@ class CommandSession(RelayedCall):
 
     async def _serve(self) -> None:
         try:
-            raw = await asyncio.wait_for(self._read_event(), self.deadline.left_s())
+            raw = await asyncio.wait_for(
+                read_event(self._reader.read, self._max_line), self.deadline.left_s()
+            )
             event = self._event(raw)
         except (TimeoutError, OSError):
             return  # it never finished sending: whatever it waits for, nothing is owed
@@ -58,14 +64,6 @@ class CommandSession(RelayedCall):
         await self._answer(event)
 
     # ---- reading the event -----------------------------------------------------------------
-
-    async def _read_event(self) -> bytes:
-        data = bytearray()
-        while chunk := await self._reader.read(READ_CHUNK):
-            data += chunk
-            if len(data) > self._max_line:
-                raise NotAnEvent(f"an event of over {self._max_line:,} bytes", bytes(data[:4096]))
-        return bytes(data)
 
     def _event(self, raw: bytes) -> RelayedEvent:
         try:

@@ -21,7 +21,14 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from inspector.bridge.refusals import RefusalLog
-from inspector.bridge.relayed_call import NotAnEvent, RelayedCall, RelayedEvent, event_payload
+from inspector.bridge.relayed_call import (
+    HEAD,
+    NotAnEvent,
+    RelayedCall,
+    RelayedEvent,
+    event_payload,
+    read_event,
+)
 from inspector.hooks.run_http import INSIDE_HEADER
 from inspector.host_names import CLAUDE
 from inspector.hosts.host import ABSENT, HookOutput
@@ -53,7 +60,7 @@ class HttpHooks:
 
     async def start(self) -> None:
         """Raises OSError when the port cannot be had (another inspector holds it)."""
-        app = web.Application(client_max_size=self._max_body)
+        app = web.Application()
         app.router.add_post(PATH, self._request)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
@@ -81,7 +88,7 @@ class HttpHooks:
             raise web.HTTPUnauthorized(text="hook-inspector: no valid token\n")
         if INSIDE_HEADER in request.headers:  # this inspector's own hook, pointed at itself
             return web.Response(content_type=JSON_TYPE)
-        call = HttpCall(self.engine, request, _timeout_ms(request))
+        call = HttpCall(self.engine, request, _timeout_ms(request), self._max_body)
         self.calls.add(call)
         try:
             return await call.serve()
@@ -92,16 +99,18 @@ class HttpHooks:
 class HttpCall(RelayedCall):
     """One event POSTed by one of Claude Code's HTTP hooks."""
 
-    def __init__(self, engine: Engine, request: web.Request, timeout_ms: int) -> None:
+    def __init__(
+        self, engine: Engine, request: web.Request, timeout_ms: int, max_body: int
+    ) -> None:
         super().__init__(engine, CLAUDE, LABEL, timeout_ms)
         self._request = request
+        self._max_body = max_body
         self._response: web.StreamResponse | None = None
 
     async def serve(self) -> web.StreamResponse:
         try:
-            body = await self._request.read()
             try:
-                event = self._event(body)
+                event = self._event(await read_event(self._request.content.read, self._max_body))
             except NotAnEvent as problem:
                 self._noise(problem.raw, str(problem))
                 await self._reply(ABSENT)
@@ -115,8 +124,8 @@ class HttpCall(RelayedCall):
         try:
             text = body.decode()
         except UnicodeDecodeError as error:
-            raise NotAnEvent(f"the host's stdin is not JSON: {error}", body[:4096]) from None
-        payload = event_payload(CLAUDE, text, body[:4096])
+            raise NotAnEvent(f"the host's stdin is not JSON: {error}", body[:HEAD]) from None
+        payload = event_payload(CLAUDE, text, body[:HEAD])
         cwd = payload.get("cwd")
         folder = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
         return RelayedEvent(payload, text, {}, folder)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inspector.hooks.command_hook import parse_stdout
@@ -37,6 +38,8 @@ from inspector.pipeline.gate import AT_STAGE
 if TYPE_CHECKING:
     from inspector.engine import Engine
 
+READ_CHUNK = 1 << 16
+HEAD = 4096  # what a journaled non-event keeps of a long one
 STOPPED_REASON = "hook-inspector stopped before its hooks answered"
 NO_ANSWER = "Without an answer it goes on as if the hook were absent"
 
@@ -55,6 +58,17 @@ class NotAnEvent(ValueError):
     def __init__(self, problem: str, raw: bytes) -> None:
         super().__init__(problem)
         self.raw = raw
+
+
+async def read_event(read: Callable[[int], Awaitable[bytes]], limit: int) -> bytes:
+    """All that `read` gives until its end, at most `limit` bytes, else NotAnEvent with the
+    head of it."""
+    data = bytearray()
+    while chunk := await read(READ_CHUNK):
+        data += chunk
+        if len(data) > limit:
+            raise NotAnEvent(f"an event of over {limit:,} bytes", bytes(data[:HEAD]))
+    return bytes(data)
 
 
 def event_payload(host: str, stdin: str, raw: bytes) -> dict[str, Any]:

@@ -193,3 +193,21 @@ async def test_its_own_http_handler_in_the_config_answers_at_once_as_an_absent_h
         finally:
             await listener.close()
     assert len(exchanges(engine)) == 1  # Claude Code's call, and not the inspector's own
+
+
+async def test_a_body_over_the_limit_is_journaled_as_noise_and_answered_empty(
+    tmp_path: Path,
+) -> None:
+    endpoint = ensure_endpoint()
+    config = Config(hooks=(spec(reply(0), matcher="Bash"),), host="claude", workdir=tmp_path)
+    async with Engine(config) as engine:
+        listener = Listener(engine, max_line=1000)
+        await listener.start()
+        try:
+            big = {**pre_tool_use("x" * 2000), "cwd": str(tmp_path)}
+            assert await post(endpoint, json.dumps(big).encode()) == (200, "")
+        finally:
+            await listener.close()
+    [noise] = [r for r in engine.journal.records if isinstance(r, Noise)]
+    assert noise.findings[0].message == "an event of over 1,000 bytes"
+    assert not exchanges(engine)
