@@ -18,7 +18,7 @@ from inspector.hosts.probe import HookReport
 from inspector.hosts.runtime import ComposerOffer, Reapplied, TurnRunner, Unreplayable
 from inspector.journal.journal import Journal
 from inspector.journal.records import FAILED, Exchange, Lifecycle
-from inspector.pipeline.gate import Gate, GatedCommandHook
+from inspector.pipeline.gate import Gate
 
 # The chain over a config's command hooks, its runs held at `gate` (None: never held).
 ChainMaker = Callable[[Config, Gate | None], CommandChain]
@@ -100,13 +100,7 @@ class CommandRuntime:
         return next((h for h in self.hooks() if h.name == name and h.spec.event == event), None)
 
     async def send(self, hook: str, method: str, params: Any, *, source: str) -> Exchange:
-        command = self._hook(hook, method)
-        if command is None:
-            raise KeyError(f"no command hook {hook!r} on {method}")
-        exchange, _run = await GatedCommandHook(command, self.gate, in_chain=False).call(
-            params, source=source
-        )
-        return exchange
+        return await self.chain.send_one(hook, method, params, source=source)
 
     async def fire(self, method: str, params: dict[str, Any], *, source: str) -> object:
         return await self.chain.fire(method, params, source=source)

@@ -40,6 +40,13 @@ class CommandChain(Protocol):
         self, event: str, context: dict[str, Any], *, source: str, turn: str | None = None
     ) -> Fired: ...
 
+    async def send_one(
+        self, name: str, event: str, context: dict[str, Any], *, source: str
+    ) -> Exchange:
+        """The hook `name` on `event` run by hand, outside the event's chain, its run read as
+        the host reads one; KeyError when there is no such hook."""
+        ...
+
     def turn_runner(self) -> TurnRunner: ...
 
 

@@ -186,6 +186,19 @@ class ClaudeHooks:
             self._record(outcome, source, turn)
         return outcome
 
+    async def send_one(
+        self, name: str, event: str, payload: JSONObject, *, source: str
+    ) -> Exchange:
+        """One hook's run by hand (the composer, replay), outside the event's merge, read as
+        Claude Code reads a run; held at the gate whatever the intercept's target."""
+        hook = next((h for h in self.hooks if h.name == name and h.spec.event == event), None)
+        if hook is None:
+            raise KeyError(f"no hook {name!r} on {event}")
+        run = await self._run(
+            hook, event, payload, source, None, None, itertools.count(1), None, by_hand=True
+        )
+        return run.exchange
+
     async def _run(
         self,
         hook: ClaudeHook,
@@ -196,21 +209,24 @@ class ClaudeHooks:
         env: Mapping[str, str] | None,
         finishing: Iterator[int],
         cwd: str | None,
+        *,
+        by_hand: bool = False,
     ) -> HookRun:
         """One hook's run (a command, or an http handler's POST), read as Claude Code reads it;
         its onFailure decides what a failure does."""
+        in_chain = not by_hand
         if isinstance(hook, HttpHook):
-            exchange, sent = await GatedCommandHook(hook, self.gate).call(
+            exchange, sent = await GatedCommandHook(hook, self.gate, in_chain=in_chain).call(
                 payload, source=source, turn=turn, env=env, cwd=cwd
             )
             answer, timed_out = read_http_answer(event, payload, sent), sent.timed_out
         else:
-            exchange, run = await GatedCommandHook(hook, self.gate).call(
+            exchange, run = await GatedCommandHook(hook, self.gate, in_chain=in_chain).call(
                 payload, source=source, turn=turn, env=env, cwd=cwd
             )
             answer, timed_out = read_answer(event, payload, run), run.timed_out
         finished = next(finishing)
-        if hook.spec.once:  # Claude Code removes it once it has run
+        if hook.spec.once and not by_hand:  # Claude Code removes it once it has run
             self._spent.add(hook.name)
         answer = on_failure(hook.spec, event, answer, timed_out)
         findings = [*exchange.findings, *answer.findings]

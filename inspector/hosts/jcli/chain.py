@@ -169,6 +169,22 @@ class JcliChain:
         firing = _Firing(self, event, context, source, turn, _Where(cwd, live_env(env, cwd)))
         return await firing.run(hooks)
 
+    async def send_one(
+        self, name: str, event: str, context: JSONObject, *, source: str
+    ) -> Exchange:
+        """One hook's run by hand (the composer, replay), outside the chain's order, read as
+        j-cli reads a run (its findings: a command not found, exit 2, ...); held at the gate
+        whatever the intercept's target."""
+        hook = next((h for h in self.hooks.get(event, []) if h.spec.name == name), None)
+        if hook is None:
+            raise KeyError(f"no hook {name!r} on {event}")
+        firing = _Firing(self, event, context, source, None, _Where(None, live_env(None, None)))
+        exchange, run = await GatedCommandHook(hook, self.gate, in_chain=False).call(
+            context, source=source
+        )
+        firing.read(hook.spec, exchange, run)
+        return exchange
+
     def take_warnings(self, name: str) -> list[Finding]:
         """The config warnings of a hook, once: they go on its first exchange."""
         return self._warnings.pop(name, [])

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from inspector.engine import Engine
 from inspector.hosts.load import load_config
 
@@ -30,11 +28,6 @@ async def test_a_run_fired_through_the_chain_has_the_not_found_finding(tmp_path:
     assert runs and NOT_FOUND in {f.code for f in runs[-1].findings_list}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="item 9, left to the host layer: CommandRuntime.send runs the hook without its "
-    "host's reading of the run (jcli chain._Firing.read), so no finding",
-)
 async def test_the_composers_send_to_one_hook_has_the_same_finding(tmp_path: Path) -> None:
     engine = Engine(load_config(project_with_a_missing_script(tmp_path)))
     async with engine:
