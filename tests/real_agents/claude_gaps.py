@@ -73,10 +73,6 @@ GAPS: dict[str, dict[str, Gap]] = {
             "PermissionRequest fires in -p too, before the permission layer refuses; the turn "
             "runner never fires it (2.1.197's -p does not)"
         ),
-        DENY_WORDS: Gap(
-            "a deny's reason reaches the model as `PreToolUse:Bash hook error: <reason>`, not "
-            "the reason alone"
-        ),
         POST_TOOL_USE_WORDS: Gap(
             "a PostToolUse hook's words reach the model as a system message of their own, not "
             "in a <system-reminder> beside the tool result"

@@ -13,7 +13,8 @@ from fake_anthropic import Reply, ToolCall
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.config import read_claude
-from inspector.hosts.claude.turn import ClaudeTurnOutcome, ClaudeTurnRunner
+from inspector.hosts.claude.turn import ClaudeTurnOutcome
+from inspector.hosts.claude.versions import claude_version
 from inspector.journal.journal import Journal
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
@@ -48,14 +49,18 @@ def _scripted(
     return ScriptedCall(call.name, call.input)
 
 
-async def emulate(project: Path, settings: JSONObject, scenario: Scenario) -> ClaudeTurnOutcome:
+async def emulate(
+    project: Path, settings: JSONObject, scenario: Scenario, *, version: str
+) -> ClaudeTurnOutcome:
     """Play `scenario` against `settings`' hooks with `project` as the project folder, as
-    `claude -p` would: nobody answers an `ask`. The settings are written beside the project."""
+    `claude -p` of Claude Code `version` would: nobody answers an `ask`. The settings are written
+    beside the project."""
     file = project.parent / "inspector-settings.json"
     file.write_text(json.dumps(settings))
     specs = read_claude(file).config.command_hooks
     approvals = Approvals()
     approvals.unattended = True
-    hooks = ClaudeHooks(specs, Journal(), approvals, project_dir=project)
-    [outcome] = await ClaudeTurnRunner(hooks).run(scenario)
+    emulated = claude_version(version)
+    hooks = ClaudeHooks(specs, Journal(), approvals, project_dir=project, version=emulated)
+    [outcome] = await hooks.turn_runner().run(scenario)
     return outcome

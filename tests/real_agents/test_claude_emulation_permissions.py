@@ -10,10 +10,10 @@ from pathlib import Path
 import claude_gaps as gaps
 from claude_cli import ClaudeCli
 from claude_fixtures import claude_cli, project  # noqa: F401 (fixtures used by name)
-from emulation import emulate, scenario_like
+from emulation import emulate
 from fake_anthropic import Reply, ToolCall, bash
 from recorded_hooks import read_calls, recorder, recording_settings, write_settings
-from test_claude_emulation_semantics import PROMPT, both, logs
+from test_claude_emulation_semantics import both, logs, one_turn
 from test_claude_real import RISKY, play
 
 
@@ -32,7 +32,7 @@ def test_what_no_hook_or_rule_allows_claude_p_refuses(
     assert not (project / "made.txt").exists() and not (project / "written.txt").exists()
 
     settings = recording_settings(recorder(emulated_log), events)
-    outcome = asyncio.run(emulate(project, settings, scenario_like(PROMPT, script, session="s")))
+    outcome = asyncio.run(emulate(project, settings, one_turn(script), version=claude_cli.version))
     refused = not any(use.ran for use in outcome.tool_uses)
     assert refused is not gaps.differs(claude_cli.version, gaps.PERMISSION_LAYER)
     real = sorted(call.event for call in read_calls(real_log))
@@ -71,7 +71,7 @@ def test_the_hooks_see_the_tool_input_with_its_schemas_defaults(
     assert file.read_text() == "final\n"
 
     settings = recording_settings(recorder(emulated_log), ("PreToolUse",))
-    asyncio.run(emulate(project, settings, scenario_like(PROMPT, script, session="s")))
+    asyncio.run(emulate(project, settings, one_turn(script), version=claude_cli.version))
     [real] = [call for call in read_calls(real_log) if call.payload["tool_name"] == "Edit"]
     [emulated] = [call for call in read_calls(emulated_log) if call.payload["tool_name"] == "Edit"]
     real_input, emulated_input = real.payload["tool_input"], emulated.payload["tool_input"]

@@ -11,10 +11,10 @@ from typing import Any
 import claude_gaps as gaps
 from claude_cli import ClaudeCli
 from claude_fixtures import claude_cli, project  # noqa: F401 (fixtures used by name)
-from emulation import emulate, scenario_like
+from emulation import emulate
 from fake_anthropic import Reply, bash
 from recorded_hooks import write_settings
-from test_claude_emulation_semantics import PROMPT, command, deny
+from test_claude_emulation_semantics import command, deny, one_turn
 from test_claude_real import REASON, RISKY, play
 
 JSONObject = dict[str, Any]
@@ -46,7 +46,7 @@ def test_the_last_hook_to_finish_gives_an_update_only_answers_input(
     assert made == ["late.txt"]
 
     marker.unlink()
-    outcome = asyncio.run(emulate(project, settings, scenario_like(PROMPT, script, session="s")))
+    outcome = asyncio.run(emulate(project, settings, one_turn(script), version=claude_cli.version))
     [use] = outcome.tool_uses
     agrees = use.ran and use.tool_input["command"] == f"touch {made[0]}"
     assert agrees is not gaps.differs(claude_cli.version, gaps.LAST_UPDATED_INPUT), use
@@ -63,7 +63,7 @@ def test_continue_false_beside_a_deny_keeps_the_tool_from_running(
     assert not (project / "made.txt").exists()  # the deny holds
     ended = len(api.requests) == 1  # 2.1.332 ends the turn; 2.1.197 asks the model again
 
-    outcome = asyncio.run(emulate(project, settings, scenario_like(PROMPT, script, session="s")))
+    outcome = asyncio.run(emulate(project, settings, one_turn(script), version=claude_cli.version))
     [use] = outcome.tool_uses
     agrees = (use.ran, outcome.status == "stopped") == (False, ended)
     assert agrees is not gaps.differs(claude_cli.version, gaps.STOP_BESIDE_DENY), (use, outcome)

@@ -55,7 +55,7 @@ def test_a_pre_tool_use_hook_refuses_rm_rf_and_the_model_is_told_why(
     assert told["is_error"] and REASON in told["content"]
 
     scenario = scenario_like("Tidy up the project.", script, session="s")
-    [use] = asyncio.run(emulate(project, settings, scenario)).tool_uses
+    [use] = asyncio.run(emulate(project, settings, scenario, version=claude_cli.version)).tool_uses
     assert not use.ran and [call.event for call in read_calls(log)][1:] == ["PreToolUse"]
     in_other_words = answer == "deny" and gaps.differs(claude_cli.version, gaps.DENY_WORDS)
     assert (use.feedback == told["content"]) is not in_other_words, (use.feedback, told["content"])
@@ -145,7 +145,14 @@ def test_the_emulation_sends_hooks_what_the_real_cli_sends(
         results={"toolu_0001": json.dumps(TOUCHED)},
         errors={"toolu_0002": FAILED},
     )
-    asyncio.run(emulate(project, recording_settings(recorder(emulated_log), recorded), scenario))
+    asyncio.run(
+        emulate(
+            project,
+            recording_settings(recorder(emulated_log), recorded),
+            scenario,
+            version=claude_cli.version,
+        )
+    )
     emulated = read_calls(emulated_log)
 
     assert [call.event for call in emulated] == [call.event for call in real]

@@ -13,6 +13,7 @@ from typing import Any
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.approvals import Approvals, Verdict
 from inspector.hosts.claude.chain import ClaudeHooks
+from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
 from inspector.journal.journal import Journal
 from tests.support.paths import HOOKS
 
@@ -63,6 +64,7 @@ def claude_hooks(
     project_dir: Path,
     ask_timeout_ms: int = 5000,
     env: dict[str, str] | None = None,
+    version: ClaudeVersion = NEWEST,
 ) -> ClaudeHooks:
     return ClaudeHooks(
         specs,
@@ -71,6 +73,7 @@ def claude_hooks(
         project_dir=project_dir,
         ask_timeout_ms=ask_timeout_ms,
         env=env,
+        version=version,
     )
 
 

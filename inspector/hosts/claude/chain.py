@@ -53,6 +53,7 @@ from inspector.hosts.claude.outcome import (
 from inspector.hosts.claude.permission import permission_outcome
 from inspector.hosts.claude.templates import example_payload, hook_env
 from inspector.hosts.claude.turn import ClaudeTurnRunner
+from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange
 from inspector.pipeline.gate import Gate, GatedCommandHook
@@ -83,8 +84,10 @@ class ClaudeHooks:
         shell: tuple[str, ...] = SHELL,
         env: Mapping[str, str] | None = None,
         gate: Gate | None = None,
+        version: ClaudeVersion = NEWEST,
     ) -> None:
         self.journal = journal
+        self.version = version  # the Claude Code release whose turns this session plays
         self.approvals = approvals
         self.gate = gate or Gate(journal)  # a gate of its own intercepts nothing
         self.project_dir = str(project_dir)
@@ -114,7 +117,7 @@ class ClaudeHooks:
         return example_payload(event, self.project_dir)
 
     def turn_runner(self) -> ClaudeTurnRunner:
-        return ClaudeTurnRunner(self)
+        return ClaudeTurnRunner(self, version=self.version)
 
     def matching(self, event: str, payload: JSONObject) -> list[ClaudeHook]:
         """The hooks `event` runs with `payload`, in config order, duplicates included."""

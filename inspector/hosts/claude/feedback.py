@@ -1,12 +1,14 @@
-"""The words Claude Code 2.1.197 puts in front of the model for a hook's answer, as observed in
-`claude -p` sessions: a refused tool call's tool_result, the system reminders after a tool, and
-the message that sends Claude on after a blocked Stop. `[CMD]` is the hook's command line and an
-exit-2 hook's stderr is passed on as written, newline and all."""
+"""The words Claude Code puts in front of the model for a hook's answer, as observed in `claude -p`
+sessions (2.1.197, and 2.1.332 where its record in versions.py says it differs): a refused tool
+call's tool_result, the system reminders after a tool, and the message that sends Claude on after
+a blocked Stop. `[CMD]` is the hook's command line and an exit-2 hook's stderr is passed on as
+written, newline and all."""
 
 from __future__ import annotations
 
-from inspector.hosts.claude.answer import BLOCK
+from inspector.hosts.claude.answer import BLOCK, DENY
 from inspector.hosts.claude.outcome import EventOutcome, HookRun
+from inspector.hosts.claude.versions import ClaudeVersion
 
 
 def _exit_2_text(run: HookRun) -> str:
@@ -18,13 +20,19 @@ def _said(run: HookRun) -> str:
     return _exit_2_text(run) if run.exchange.exit_code == 2 else run.answer.reason
 
 
-def refused(outcome: EventOutcome, tool: str) -> str:
+def refused(outcome: EventOutcome, tool: str, version: ClaudeVersion) -> str:
     """The tool_result of a call PreToolUse refused (deny, exit 2, or ask in `-p`): the
-    deciding hook's reason, or `PreToolUse:TOOL hook error: [CMD]: STDERR` after exit 2."""
+    deciding hook's reason, or `PreToolUse:TOOL hook error: [CMD]: STDERR` after exit 2 (and
+    `PreToolUse:TOOL hook error: REASON` after a deny, where `version` says so)."""
     winner = outcome.winner
-    if winner is None or winner.exchange.exit_code != 2:
+    hook_error = f"{outcome.event}:{tool} hook error: "
+    if winner is None:
         return outcome.reason
-    return f"{outcome.event}:{tool} hook error: {_exit_2_text(winner)}"
+    if winner.exchange.exit_code == 2:
+        return hook_error + _exit_2_text(winner)
+    if winner.answer.action == DENY and version.deny_is_hook_error:
+        return hook_error + outcome.reason
+    return outcome.reason
 
 
 def after_tool(outcome: EventOutcome, tool: str) -> list[str]:

@@ -1,4 +1,5 @@
-"""Play scenario turns the way `claude -p` (Claude Code 2.1.197) fires its hooks, with no LLM.
+"""Play scenario turns the way `claude -p` fires its hooks, with no LLM: as the Claude Code
+release of the runner's version record (versions.py) does, the newest unless told otherwise.
 
 A session: SessionStart (source "startup"), each turn, then SessionEnd (reason "other"). Per turn:
 UserPromptSubmit; then per round, MessageDisplay when the model's message has text, and its tool
@@ -45,6 +46,7 @@ from inspector.hosts.claude.templates import (
     ClaudeSession,
     session_uuid,
 )
+from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
@@ -129,8 +131,10 @@ class ClaudeTurnRunner:
         *,
         permission_mode: str = PERMISSION_MODE,
         transcript_path: str | None = None,
+        version: ClaudeVersion = NEWEST,
     ) -> None:
         self.hooks = hooks
+        self.version = version
         self.permission_mode = permission_mode
         self.transcript_path = transcript_path
         self._turns = 0
@@ -266,7 +270,7 @@ class _Play:
         use = ToolUse(tool_use_id, call.tool, call.arguments, ran=True, asked_for=call.arguments)
         if before.verdict == DENY:
             use.ran, use.is_error = False, True
-            use.feedback = claude_feedback.refused(before, call.tool)
+            use.feedback = claude_feedback.refused(before, call.tool, self.runner.version)
         elif before.updated_input is not None:
             use.tool_input = before.updated_input
         return use, before

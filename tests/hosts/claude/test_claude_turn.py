@@ -10,11 +10,14 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from inspector.config.model import CommandHookSpec
 from inspector.hooks.approvals import Approvals, Verdict
 from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.config import read_claude
-from inspector.hosts.claude.turn import ClaudeTurnOutcome, ClaudeTurnRunner
+from inspector.hosts.claude.turn import ClaudeTurnOutcome
+from inspector.hosts.claude.versions import claude_version
 from inspector.journal.journal import Journal
 from inspector.scenario import load_scenario, parse_scenario
 from tests.support.claude import answer_prompts, claude_hooks, decision, reply, script, spec
@@ -71,7 +74,7 @@ def recorded(record: Path) -> list[dict[str, Any]]:
 
 
 async def run(hooks: ClaudeHooks, scenario: Any = SCENARIO) -> ClaudeTurnOutcome:
-    [outcome] = await ClaudeTurnRunner(hooks).run(scenario)
+    [outcome] = await hooks.turn_runner().run(scenario)
     return outcome
 
 
@@ -194,14 +197,23 @@ async def test_stdin_ends_with_a_newline_and_the_environment_is_claude_codes(
     assert stdin.read_text().endswith("}\n")
 
 
-async def test_a_denied_tool_does_not_run_and_claude_gets_the_reason(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("version", "told"),
+    [("2.1.197", "no shell"), ("2.1.332", "PreToolUse:Bash hook error: no shell")],
+)
+async def test_a_denied_tool_does_not_run_and_claude_gets_the_reason_in_its_versions_words(
+    tmp_path: Path, version: str, told: str
+) -> None:
     record = tmp_path / "events.jsonl"
     deny = spec(reply(0, decision("deny", "no shell")), matcher="Bash")
-    outcome = await run(claude_hooks(deny, *recorders(record), project_dir=tmp_path))
+    hooks = claude_hooks(
+        deny, *recorders(record), project_dir=tmp_path, version=claude_version(version)
+    )
+    outcome = await run(hooks)
     names = [(e["hook_event_name"], e.get("tool_name")) for e in recorded(record)]
     assert ("PostToolUse", "Bash") not in names and ("PostToolUseFailure", "Read") in names
     bash = outcome.tool_uses[0]
-    assert (bash.ran, bash.feedback) == (False, "no shell")
+    assert (bash.ran, bash.feedback) == (False, told)
 
 
 async def test_updated_input_is_what_the_tool_and_post_tool_use_see(tmp_path: Path) -> None:
@@ -344,8 +356,8 @@ async def test_the_example_project(tmp_path: Path) -> None:
     outcome = await run(hooks, load_scenario(EXAMPLE / "scenario.yaml"))
     assert [(u.tool_input["command"], u.ran, u.feedback) for u in outcome.tool_uses] == [
         ("ls build", True, ""),
-        ("rm -rf build", False, "rm -rf is not allowed here ('rm -rf build'); remove specific "
-         "files instead."),
+        ("rm -rf build", False, "PreToolUse:Bash hook error: rm -rf is not allowed here "
+         "('rm -rf build'); remove specific files instead."),
         ("git push origin main", False, "not on Fridays"),
     ]  # fmt: skip
     assert [prompt.hook for prompt in seen] == ["PreToolUse:ask_before_push.py"]

@@ -1,0 +1,40 @@
+"""What differs between the Claude Code releases the emulation plays, as a small record per
+release: the turn runner and the words it tells the model read the session's record, never the
+version string. Every release here is measured against the real CLI (tests/real_agents); a
+session emulates the newest unless told otherwise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ClaudeVersion:
+    name: str
+    # A PreToolUse deny reaches the model as `PreToolUse:TOOL hook error: REASON`, not the reason
+    # alone (an ask refused under -p still gives the reason alone).
+    deny_is_hook_error: bool
+
+
+RELEASES: dict[str, ClaudeVersion] = {
+    "2.1.197": ClaudeVersion("2.1.197", deny_is_hook_error=False),
+    "2.1.332": ClaudeVersion("2.1.332", deny_is_hook_error=True),
+}
+NEWEST = RELEASES[next(reversed(RELEASES))]
+
+
+class UnknownVersion(ValueError):
+    pass
+
+
+def claude_version(name: str | None) -> ClaudeVersion:
+    """The release `name` names, the newest when none; UnknownVersion names the ones known."""
+    if name is None:
+        return NEWEST
+    try:
+        return RELEASES[name]
+    except KeyError:
+        known = ", ".join(RELEASES)
+        raise UnknownVersion(
+            f"Claude Code {name} is not one the emulation knows (it knows {known})"
+        ) from None
