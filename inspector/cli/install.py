@@ -53,6 +53,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         " its token, in .claude/settings.local.json (no relay process; see docs/claude-code.md)",
     )
     install.add_argument(
+        "--mod",
+        action="store_true",
+        help="Claude Code 2.1.287+: the inspector's endpoint for the bridge mod, and how to load"
+        " the mod (no settings changed; see docs/claude-code.md, Mods)",
+    )
+    install.add_argument(
         "--print",
         action="store_true",
         help="OpenClaw: print the openclaw.json snippet instead of changing the file",
@@ -95,6 +101,7 @@ def run_install(args: argparse.Namespace) -> int:
         socket=args.socket,
         no_inspector=args.no_inspector,
         http=args.http,
+        mod=args.mod,
     )
     snippet = installer.snippet(place, options) if args.print else None
     if snippet is not None:

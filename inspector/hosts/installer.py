@@ -31,6 +31,7 @@ class Options:
     socket: Path | None = None
     no_inspector: str | None = None  # one of the installer's `no_inspector` choices
     http: bool = False  # --http: the host's own HTTP hooks to the inspector, not the relay
+    mod: bool = False  # --mod: the host's bridge mod (Claude Code 2.1.287+), no settings changed
 
 
 class Installer(Protocol):

@@ -20,8 +20,7 @@ from test_claude_relay import play
 from inspector.bridge.listener import ListenOptions, listen_for_relays
 from inspector.config.model import Config
 from inspector.engine import Engine
-from inspector.hosts.claude.bridge_mod import BRIDGE_MOD_FOLDER
-from inspector.hosts.http_endpoint import ensure_endpoint
+from inspector.hosts.claude.bridge_mod import BRIDGE_MOD_FOLDER, install_mod
 from inspector.journal.records import Exchange
 from tests.support.claude import decision, reply, spec
 
@@ -53,7 +52,7 @@ async def inspected(
 ) -> tuple[FakeAnthropic, list[Exchange]]:
     """The turn with an inspector whose one PreToolUse hook on Bash runs `hook`, listening on
     the HTTP endpoint; what the model was told and the inspector's exchanges of the mod's calls."""
-    ensure_endpoint()
+    install_mod()  # what `install claude --mod` does: the endpoint the mod reads
     engine = Engine(Config(hooks=(spec(hook, matcher="Bash"),), host="claude", workdir=project))
     async with engine:
         listener = await listen_for_relays(engine, ListenOptions())

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from inspector.config.errors import ConfigError
 from inspector.host_names import CLAUDE
+from inspector.hosts.claude.bridge_mod import install_mod
 from inspector.hosts.claude.events import EVENTS
 from inspector.hosts.claude.settings_hooks import merge, take_out
 from inspector.hosts.http_endpoint import ensure_endpoint
@@ -45,6 +46,8 @@ class ClaudeInstaller:
     no_inspector: tuple[str, ...] = ()
 
     def install(self, place: Place, options: Options) -> str:
+        if options.mod:
+            return install_mod()
         default = HTTP_DEFAULT_EVENTS if options.http else DEFAULT_EVENTS
         hook = relay_hook(CLAUDE, place, options, EVENTS, default)
         if options.http:
