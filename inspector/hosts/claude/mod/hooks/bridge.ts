@@ -12,7 +12,9 @@
 import type { Register } from 'claude-code'
 
 const DOOR = '/hook-inspector/claude'
-const TIMEOUT_S = 60 // the inspector answers within this (the ?timeout= the HTTP handlers send)
+// The inspector answers within this (the ?timeout= the HTTP handlers send): Claude Code 2.1.332
+// gives up a mod's $.http.fetch after 30 s, and the call would then go on undecided.
+const TIMEOUT_S = 25
 
 type Answer = {
   decision?: string
