@@ -44,15 +44,6 @@ _ALL = {
         "with no allow rule and no hook decision, `claude -p` refuses a Bash command that writes "
         "and a Write; the emulation runs them"
     ),
-    SCHEMA_CHECK: Gap(
-        "an updatedInput that fails the tool's schema is refused (`... returned updatedInput that "
-        "failed schema validation: ...`); the emulation runs the call with it"
-    ),
-    TOOL_INPUT_DEFAULTS: Gap(
-        "the tool_input the hooks see has the schema's defaults filled in (Edit's replace_all: "
-        "false); the emulation passes the model's input as sent",
-        frozenset({"replace_all"}),
-    ),
 }
 
 GAPS: dict[str, dict[str, Gap]] = {

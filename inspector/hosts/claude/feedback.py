@@ -7,6 +7,7 @@ written, newline and all."""
 from __future__ import annotations
 
 from inspector.hosts.claude.answer import BLOCK, DENY
+from inspector.hosts.claude.events import PRE_TOOL_USE
 from inspector.hosts.claude.outcome import EventOutcome, HookRun
 from inspector.hosts.claude.versions import ClaudeVersion
 
@@ -33,6 +34,12 @@ def refused(outcome: EventOutcome, tool: str, version: ClaudeVersion) -> str:
     if winner.answer.action == DENY and version.deny_is_hook_error:
         return hook_error + outcome.reason
     return outcome.reason
+
+
+def rewrite_refused(tool: str, schema_words: str, version: ClaudeVersion) -> str:
+    """The tool_result of a call whose PreToolUse updatedInput failed the tool's schema."""
+    told = f"{PRE_TOOL_USE} hook for {tool} returned updatedInput that failed schema validation: "
+    return "\n".join(filter(None, (told + schema_words, version.rewrite_refused_note)))
 
 
 def after_tool(outcome: EventOutcome, tool: str) -> list[str]:

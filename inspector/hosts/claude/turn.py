@@ -46,6 +46,7 @@ from inspector.hosts.claude.templates import (
     ClaudeSession,
     session_uuid,
 )
+from inspector.hosts.claude.tool_schemas import schema_problems, schema_refusal, with_defaults
 from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
@@ -265,14 +266,21 @@ class _Play:
         return uses
 
     async def before(self, call: ScriptedCall, tool_use_id: str) -> tuple[ToolUse, EventOutcome]:
-        fields = {"tool_name": call.tool, "tool_input": call.arguments, "tool_use_id": tool_use_id}
+        parsed = with_defaults(call.tool, call.arguments)
+        fields = {"tool_name": call.tool, "tool_input": parsed, "tool_use_id": tool_use_id}
         before = await self.fire(PRE_TOOL_USE, fields)
-        use = ToolUse(tool_use_id, call.tool, call.arguments, ran=True, asked_for=call.arguments)
+        use = ToolUse(tool_use_id, call.tool, parsed, ran=True, asked_for=call.arguments)
+        version = self.runner.version
         if before.verdict == DENY:
             use.ran, use.is_error = False, True
-            use.feedback = claude_feedback.refused(before, call.tool, self.runner.version)
+            use.feedback = claude_feedback.refused(before, call.tool, version)
         elif before.updated_input is not None:
-            use.tool_input = before.updated_input
+            if problems := schema_problems(call.tool, before.updated_input):
+                use.ran, use.is_error = False, True
+                words = schema_refusal(call.tool, problems)
+                use.feedback = claude_feedback.rewrite_refused(call.tool, words, version)
+            else:
+                use.tool_input = with_defaults(call.tool, before.updated_input)
         return use, before
 
     async def after(self, call: ScriptedCall, use: ToolUse) -> None:
