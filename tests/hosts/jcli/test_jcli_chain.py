@@ -26,6 +26,7 @@ from tests.support.jcli import (
     sh,
     spec,
 )
+from tests.support.waiting import wait_for
 
 TOOL_CONTEXT = {"tool_name": "Bash", "tool_arguments": '{"command":"ls"}', "session_id": "s1"}
 
@@ -123,7 +124,7 @@ async def test_a_timeout_kills_the_tree_and_is_a_failure(tmp_path: Path) -> None
     assert chain.metrics["a"].failures == 1
     assert result.result is None
     child = int(pid_file.read_text())
-    assert not _alive(child)
+    await wait_for(lambda: not _alive(child), timeout=5)  # the kill lands, it is not instant
 
 
 async def test_a_shell_that_cannot_start_is_a_failure() -> None:

@@ -33,6 +33,9 @@ CALL = {"tool": "exec", "arguments": {"command": "ls"}}
 START_BOUND_S = 10.0
 STOP_BOUND_S = 4.0  # PicoClaw's 2 s close grace before the kill, and some room
 PROMPT_MS = 1000  # how long a healthy hook's call may take while another hook misbehaves
+# A hook that floods before it answers: what it sends is checked, not how fast; the default 5 s
+# ran out on a loaded machine with the suite running on every core.
+FLOOD_TIMEOUT = {"interceptor_timeout_ms": 60_000}
 
 
 def faulty(*argv: str) -> HookSpec:
@@ -258,7 +261,7 @@ async def test_a_hook_that_closes_stdout_but_runs_on_says_so_in_its_timeouts(
 
 async def test_a_stderr_flood_is_kept_line_by_line(tmp_path: Path) -> None:
     lines = 50_000
-    async with bench(tmp_path, faulty("flood-stderr", str(lines))) as run:
+    async with bench(tmp_path, faulty("flood-stderr", str(lines)), **FLOOD_TIMEOUT) as run:
         assert (await run.call()).status == "ok"
         await wait_for_count(lambda: len(run.of_faulty(Stderr)), lines)
         journal = await run.finish()
@@ -281,7 +284,8 @@ def garbage(seed: int) -> bytes:
 async def test_megabytes_of_garbage_on_stdout_are_noise_line_by_line(tmp_path: Path) -> None:
     printed = garbage(seed=7)
     (tmp_path / "garbage").write_bytes(printed)
-    async with bench(tmp_path, faulty("print-file", str(tmp_path / "garbage"))) as run:
+    garbage_file = faulty("print-file", str(tmp_path / "garbage"))
+    async with bench(tmp_path, garbage_file, **FLOOD_TIMEOUT) as run:
         answered = await run.call()
         assert answered.status == "ok"  # the reader found the answer after all of it
         journal = await run.finish()
