@@ -47,19 +47,9 @@ _ALL = {
 }
 
 GAPS: dict[str, dict[str, Gap]] = {
-    "2.1.197": {
-        **_ALL,
-        STOP_BESIDE_DENY: Gap(
-            "a continue: false beside another hook's deny: the deny keeps the tool from running "
-            "and the turn goes on; the emulation runs the tool, then ends the turn"
-        ),
-    },
+    "2.1.197": _ALL,
     "2.1.332": {
         **_ALL,
-        STOP_BESIDE_DENY: Gap(
-            "a continue: false beside another hook's deny: the deny keeps the tool from running, "
-            "then the turn ends; the emulation runs the tool first"
-        ),
         PERMISSION_REQUEST_IN_P: Gap(
             "PermissionRequest fires in -p too, before the permission layer refuses; the turn "
             "runner never fires it (2.1.197's -p does not)"

@@ -8,7 +8,8 @@ calls: PreToolUse for each, the tool (unless a hook refused it) and PostToolUse
 model is told of each call; after the final answer, MessageDisplay and Stop.
 
 `continue: false` ends the turn where it comes (after the tool, when PreToolUse said it: the tool
-still runs). A blocked Stop sends its reason to Claude, which goes on and answers again; Stop then
+still runs, unless another hook denied it: then, as the version record says, the turn ends or the
+model is asked again). A blocked Stop sends its reason to Claude, which goes on and answers again; Stop then
 fires with `stop_hook_active: true`. A scenario cannot script that answer (a turn ends at its
 first round without tool calls), so the runner repeats the final answer and fires Stop again.
 After 8 blocks in a row Claude Code ends the turn anyway: the turn is then `stop_loop`.
@@ -25,7 +26,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from inspector.hosts.claude import feedback as claude_feedback
@@ -261,7 +262,8 @@ class _Play:
             uses.append(use)
             if use.ran:
                 await self.after(call, use)
-            if before.verdict == STOP:
+            ends = use.ran or self.runner.version.stop_beside_deny_ends_turn
+            if before.verdict == STOP and ends:
                 raise _TurnEnded(STOPPED, before.reason)
         return uses
 
@@ -271,9 +273,10 @@ class _Play:
         before = await self.fire(PRE_TOOL_USE, fields)
         use = ToolUse(tool_use_id, call.tool, parsed, ran=True, asked_for=call.arguments)
         version = self.runner.version
-        if before.verdict == DENY:
+        refusal = before if before.verdict == DENY else _denial_beside_stop(before)
+        if refusal is not None:
             use.ran, use.is_error = False, True
-            use.feedback = claude_feedback.refused(before, call.tool, version)
+            use.feedback = claude_feedback.refused(refusal, call.tool, version)
         elif before.updated_input is not None:
             if problems := schema_problems(call.tool, before.updated_input):
                 use.ran, use.is_error = False, True
@@ -324,6 +327,18 @@ class _Play:
                 raise _TurnEnded(STOP_LOOP, result.reason)
             blocked += 1
             self.outcome.stop_reasons.append(claude_feedback.stop_blocked(result))
+
+
+def _denial_beside_stop(outcome: EventOutcome) -> EventOutcome | None:
+    """A PreToolUse `continue: false` beside another hook's deny (or exit 2): the deny still
+    keeps the tool from running, with its own reason. None when nobody denied."""
+    if outcome.verdict != STOP:
+        return None
+    deniers = [run for run in outcome.runs if run.answer.action in (DENY, BLOCK)]
+    deniers.sort(key=lambda run: run.finished)
+    if not deniers:
+        return None
+    return replace(outcome, verdict=DENY, reason=deniers[-1].answer.reason, deciders=tuple(deniers))
 
 
 def _batches(calls: Sequence[ScriptedCall]) -> list[list[ScriptedCall]]:

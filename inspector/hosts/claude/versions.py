@@ -14,15 +14,19 @@ class ClaudeVersion:
     # A PreToolUse deny reaches the model as `PreToolUse:TOOL hook error: REASON`, not the reason
     # alone (an ask refused under -p still gives the reason alone).
     deny_is_hook_error: bool
+    # A PreToolUse continue: false beside another hook's deny: the deny keeps the tool from
+    # running in every release; does the turn then end (else the model is asked again)?
+    stop_beside_deny_ends_turn: bool
     # What follows the schema's words when a hook's updatedInput fails its tool's schema.
     rewrite_refused_note: str = ""
 
 
 RELEASES: dict[str, ClaudeVersion] = {
-    "2.1.197": ClaudeVersion("2.1.197", deny_is_hook_error=False),
+    "2.1.197": ClaudeVersion("2.1.197", deny_is_hook_error=False, stop_beside_deny_ends_turn=False),
     "2.1.332": ClaudeVersion(
         "2.1.332",
         deny_is_hook_error=True,
+        stop_beside_deny_ends_turn=True,
         rewrite_refused_note="The tool input from the model was valid; the hook's rewrite of "
         "it was not.",
     ),

@@ -260,6 +260,20 @@ async def test_continue_false_in_pre_tool_use_runs_the_tool_then_ends_the_turn(
     ]
 
 
+@pytest.mark.parametrize(("version", "status"), [("2.1.197", "completed"), ("2.1.332", "stopped")])
+async def test_continue_false_beside_a_deny_keeps_the_tool_from_running(
+    tmp_path: Path, version: str, status: str
+) -> None:
+    stop = spec(reply(0, {"continue": False, "stopReason": "budget spent"}), matcher="Bash")
+    deny = spec(reply(0, decision("deny", "no shell")), matcher="Bash")
+    hooks = claude_hooks(stop, deny, project_dir=tmp_path, version=claude_version(version))
+    outcome = await run(hooks)
+    bash = outcome.tool_uses[0]
+    assert (bash.tool, bash.ran, bash.feedback.endswith("no shell")) == ("Bash", False, True)
+    assert outcome.status == status
+    assert "PostToolUse" not in [e.event for e in outcome.events]
+
+
 async def test_post_tool_use_block_is_feedback_for_claude(tmp_path: Path) -> None:
     lint = reply(2, "", "lint failed: fix it")
     outcome = await run(claude_hooks(spec(lint, "PostToolUse"), project_dir=tmp_path))
