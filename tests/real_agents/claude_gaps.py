@@ -10,6 +10,8 @@ emulation has nothing to compare):
   read-only (`ls`, `echo`, ...); the emulation runs every Bash call on its own (Read, Glob, Grep,
   WebFetch and WebSearch calls it does run side by side).
 - Notification fires only in the interactive CLI (about 6 s after a permission dialog opens).
+- Claude Code 2.1.332 adds a system message `Stop hook blocking error from command: "CMD": REASON`
+  beside a Stop blocked by JSON; the emulation tells the model only the <system-reminder>.
 - duration_ms in PostToolUse / PostToolUseFailure is the tool's run time; the runner runs no tool
   and sends 0.
 """
@@ -57,10 +59,6 @@ GAPS: dict[str, dict[str, Gap]] = {
         POST_TOOL_USE_WORDS: Gap(
             "a PostToolUse hook's words reach the model as a system message of their own, not "
             "in a <system-reminder> beside the tool result"
-        ),
-        STOP_WORDS: Gap(
-            "a Stop block reaches the model in a <system-reminder> that first says the text is "
-            "a hook's output (and a block by JSON adds a system message naming the command)"
         ),
         PAYLOAD_VALUES: Gap(
             "the default model runs at effort medium, not high", frozenset({"effort"})

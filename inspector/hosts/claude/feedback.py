@@ -58,7 +58,11 @@ def after_tool(outcome: EventOutcome, tool: str) -> list[str]:
     return told
 
 
-def stop_blocked(outcome: EventOutcome) -> str:
-    """The user message that sends Claude on after a blocked Stop."""
+def stop_blocked(outcome: EventOutcome, version: ClaudeVersion) -> str:
+    """The user message that sends Claude on after a blocked Stop (in a <system-reminder> led
+    by the version's words about hook output, where it has them)."""
     said = [_said(run) for run in outcome.runs if run.answer.action == BLOCK]
-    return "Stop hook feedback:\n" + "\n".join(said)
+    feedback = "Stop hook feedback:\n" + "\n".join(said)
+    if not version.hook_text_lead:
+        return feedback
+    return f"<system-reminder>\n{version.hook_text_lead}\n{feedback}\n</system-reminder>"

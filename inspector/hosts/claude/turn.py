@@ -9,9 +9,10 @@ model is told of each call; after the final answer, MessageDisplay and Stop.
 
 `continue: false` ends the turn where it comes (after the tool, when PreToolUse said it: the tool
 still runs, unless another hook denied it: then, as the version record says, the turn ends or the
-model is asked again). A blocked Stop sends its reason to Claude, which goes on and answers again; Stop then
-fires with `stop_hook_active: true`. A scenario cannot script that answer (a turn ends at its
-first round without tool calls), so the runner repeats the final answer and fires Stop again.
+model is asked again). A blocked Stop sends its reason to Claude, which goes on and answers
+again; Stop then fires with `stop_hook_active: true`. A scenario cannot script that answer (a turn
+ends at its first round without tool calls), so the runner repeats the final answer and fires
+Stop again.
 After 8 blocks in a row Claude Code ends the turn anyway: the turn is then `stop_loop`.
 
 Each hook's stdin starts with the common fields of claude_session.ClaudeSession, in Claude Code's
@@ -326,7 +327,9 @@ class _Play:
             if blocked == STOP_BLOCK_CAP:
                 raise _TurnEnded(STOP_LOOP, result.reason)
             blocked += 1
-            self.outcome.stop_reasons.append(claude_feedback.stop_blocked(result))
+            self.outcome.stop_reasons.append(
+                claude_feedback.stop_blocked(result, self.runner.version)
+            )
 
 
 def _denial_beside_stop(outcome: EventOutcome) -> EventOutcome | None:

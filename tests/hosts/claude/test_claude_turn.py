@@ -17,7 +17,7 @@ from inspector.hooks.approvals import Approvals, Verdict
 from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.config import read_claude
 from inspector.hosts.claude.turn import ClaudeTurnOutcome
-from inspector.hosts.claude.versions import claude_version
+from inspector.hosts.claude.versions import HOOK_TEXT_LEAD, claude_version
 from inspector.journal.journal import Journal
 from inspector.scenario import load_scenario, parse_scenario
 from tests.support.claude import answer_prompts, claude_hooks, decision, reply, script, spec
@@ -294,20 +294,30 @@ async def test_a_blocked_stop_fires_again_with_stop_hook_active(tmp_path: Path) 
     outcome = await run(hooks)
     stops = [e["stop_hook_active"] for e in recorded(record) if e["hook_event_name"] == "Stop"]
     assert stops == [False, True]
-    assert outcome.status == "completed" and outcome.stop_reasons == [
-        "Stop hook feedback:\nrun the tests before stopping"
-    ]
+    [told] = outcome.stop_reasons
+    assert outcome.status == "completed" and "Stop hook feedback:\nrun the tests" in told
 
 
-async def test_claude_code_ends_the_turn_after_8_blocked_stops_in_a_row(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("version", "told"),
+    [
+        ("2.1.197", "Stop hook feedback:\ngo on"),
+        (
+            "2.1.332",
+            f"<system-reminder>\n{HOOK_TEXT_LEAD}\nStop hook feedback:\ngo on\n</system-reminder>",
+        ),
+    ],
+)
+async def test_claude_code_ends_the_turn_after_8_blocked_stops_in_a_row_in_its_versions_words(
+    tmp_path: Path, version: str, told: str
+) -> None:
     hooks = claude_hooks(
-        spec(reply(0, {"decision": "block", "reason": "go on"}), "Stop"), project_dir=tmp_path
+        spec(reply(0, {"decision": "block", "reason": "go on"}), "Stop"),
+        project_dir=tmp_path,
+        version=claude_version(version),
     )
     outcome = await run(hooks)
-    assert (outcome.status, outcome.stop_reasons) == (
-        "stop_loop",
-        ["Stop hook feedback:\ngo on"] * 8,
-    )
+    assert (outcome.status, outcome.stop_reasons) == ("stop_loop", [told] * 8)
     assert [e.event for e in outcome.events].count("Stop") == 9
     last = list(hooks.journal.exchanges())[-1]
     assert "claude-stop-loop" in [finding.code for finding in last.findings]
