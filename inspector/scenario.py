@@ -79,6 +79,7 @@ class Scenario:
     system: str | None = None
     tools: tuple[ToolSpec, ...] | None = None  # None: derived from the calls
     file: str = ""
+    claude_code: str | None = None  # the Claude Code release a Claude Code session plays
 
     def model_for(self, turn: Turn) -> str:
         return turn.model or self.model
@@ -167,6 +168,7 @@ class _Reader:
             system=texts["system"],
             tools=tools,
             file=self.file,
+            claude_code=texts["claude_code"],
         )
 
     def turn(self, node: Node, key: str) -> Turn:
@@ -312,8 +314,10 @@ def _join(key: str | None, name: str) -> str:
     return name if key is None else f"{key}.{name}"
 
 
-_SCENARIO_KEYS = frozenset({"name", "session", "channel", "model", "system", "tools", "turns"})
-_SCENARIO_TEXTS = ("name", "session", "channel", "model", "system")
+_SCENARIO_KEYS = frozenset(
+    {"name", "session", "channel", "model", "system", "tools", "turns", "claude_code"}
+)
+_SCENARIO_TEXTS = ("name", "session", "channel", "model", "system", "claude_code")
 _TURN_KEYS = frozenset({"user", "model", "rounds"})
 _ROUND_KEYS = frozenset({"content", "tool_calls"})
 _CALL_KEYS = frozenset({"tool", "arguments", "result", "error"})

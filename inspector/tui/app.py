@@ -768,10 +768,10 @@ class InspectorApp(App[int]):
 
         try:
             scenario = load_scenario(path)
-        except ConfigError as error:
+            outcomes = await self.engine.runtime.turn_runner().run(scenario)
+        except ConfigError as error:  # also a scenario naming a release the host does not know
             self.notify(str(error), title="Scenario not loaded", severity="error")
             return
-        outcomes = await self.engine.runtime.turn_runner().run(scenario)
         statuses = ", ".join(outcome.status for outcome in outcomes)
         self.notify(f"{scenario.name}: {statuses}", title="Scenario finished")
 

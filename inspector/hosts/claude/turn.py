@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from inspector.config.errors import ConfigError
 from inspector.hosts.claude import feedback as claude_feedback
 from inspector.hosts.claude.answer import BLOCK, DEFER, DENY, STOP
 from inspector.hosts.claude.events import (
@@ -49,7 +50,7 @@ from inspector.hosts.claude.templates import (
     session_uuid,
 )
 from inspector.hosts.claude.tool_schemas import schema_problems, schema_refusal, with_defaults
-from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
+from inspector.hosts.claude.versions import NEWEST, ClaudeVersion, UnknownVersion, claude_version
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
@@ -144,6 +145,13 @@ class ClaudeTurnRunner:
         self._calls = 0
 
     async def run(self, scenario: Scenario) -> list[ClaudeTurnOutcome]:
+        """The scenario's turns, as the Claude Code release it names (`claude_code:`) plays
+        them, else as the runner's; ConfigError names a release not known here."""
+        if scenario.claude_code is not None:
+            try:
+                self.version = claude_version(scenario.claude_code)
+            except UnknownVersion as unknown:
+                raise ConfigError(scenario.file, str(unknown), key="claude_code") from None
         session = ClaudeSession(
             session_uuid(scenario.session),
             self.hooks.project_dir,
