@@ -32,7 +32,6 @@ INTERCEPTS = ("before_tool", "approve_tool")
 CALL = {"tool": "exec", "arguments": {"command": "ls"}}
 START_BOUND_S = 10.0
 STOP_BOUND_S = 4.0  # PicoClaw's 2 s close grace before the kill, and some room
-PROMPT_MS = 1000  # how long a healthy hook's call may take while another hook misbehaves
 # A hook that floods before it answers: what it sends is checked, not how fast; the default 5 s
 # ran out on a loaded machine with the suite running on every core.
 FLOOD_TIMEOUT = {"interceptor_timeout_ms": 60_000}
@@ -66,6 +65,12 @@ class Bench:
     async def call(self, method: str = "hook.before_tool", params: Any = CALL) -> Exchange:
         return await self.engine.send_to_hook("faulty", method, params)
 
+    @property
+    def timeout_ms(self) -> int:
+        """A call's timeout: one that ran into it waited for something, not just on a busy
+        machine (timings themselves are for tests/bench)."""
+        return self.engine.config.defaults.interceptor_timeout_ms
+
     def of_faulty(self, cls: type[Record]) -> list[Any]:
         return [r for r in self.engine.journal.of_type(cls) if getattr(r, "hook", "") == "faulty"]
 
@@ -78,8 +83,9 @@ class Bench:
         await wait_for(lambda: len(self.probes) > seen)  # the healthy hook answers after the fault
         await self.stop()
         assert all(probe.status == "ok" for probe in self.probes)
+        # a healthy call that took a call's timeout was stuck behind the faulty hook
         slowest = max(probe.duration_ms or 0.0 for probe in self.probes)
-        assert slowest < PROMPT_MS, f"a healthy call took {slowest:.0f} ms"
+        assert slowest < self.timeout_ms, f"a healthy call waited {slowest:.0f} ms"
         loaded = load_journal(self.path)
         assert [r.to_json() for r in loaded.records] == [
             r.to_json() for r in self.engine.journal.records
@@ -151,7 +157,7 @@ async def test_a_crash_mid_call_fails_the_call_at_once(tmp_path: Path) -> None:
     async with bench(tmp_path, misbehaving({"before_tool": {"exit": 3}})) as run:
         crashed = await run.call()
         assert (crashed.status, crashed.error) == ("exited", "exit status 3")
-        assert crashed.duration_ms is not None and crashed.duration_ms < PROMPT_MS
+        assert crashed.duration_ms is not None and crashed.duration_ms < run.timeout_ms
         await wait_for(lambda: run.states()[-1:] == ["ready"] and "exited" in run.states())
         await run.finish()
 
@@ -172,7 +178,7 @@ async def test_a_forked_child_holding_the_pipes_hides_neither_the_exit_nor_stops
     async with bench(tmp_path, faulty("fork-holder")) as run:
         crashed = await run.call()
         assert (crashed.status, crashed.error) == ("exited", "exit status 5")
-        assert crashed.duration_ms is not None and crashed.duration_ms < PROMPT_MS
+        assert crashed.duration_ms is not None and crashed.duration_ms < run.timeout_ms
         await wait_for(lambda: run.states()[-1:] == ["ready"])
         assert (await run.call()).status == "exited"  # the restarted process forks again
         await run.finish()
