@@ -60,21 +60,15 @@ GAPS: dict[str, dict[str, Gap]] = {
             "a PostToolUse hook's words reach the model as a system message of their own, not "
             "in a <system-reminder> beside the tool result"
         ),
-        PAYLOAD_VALUES: Gap(
-            "the default model runs at effort medium, not high", frozenset({"effort"})
-        ),
         HOOK_ENV: Gap(
-            "hooks also get the CLI's pid, its messaging socket and token, a notes folder and "
-            "whether the session is attended; CLAUDE_EFFORT is medium; AI_AGENT names 2.1.332",
+            "hooks also get the CLI's pid, its messaging socket and token, and a notes folder "
+            "of the session: the emulation has no CLI process to name",
             frozenset(
                 {
-                    "AI_AGENT",
-                    "CLAUDE_EFFORT",
                     "CLAUDE_PID",
                     "CLAUDE_CODE_MESSAGING_SOCKET",
                     "CLAUDE_CODE_MESSAGING_TOKEN",
                     "CLAUDE_CODE_CHILD_NOTES_DIR",
-                    "CLAUDE_CODE_SESSION_ATTENDED",
                 }
             ),
         ),

@@ -13,9 +13,8 @@ STOP = "Stop"
 SUBAGENT_STOP = "SubagentStop"
 SESSION_START = "SessionStart"
 
-# The Claude Code release whose `claude -p` behaviour the emulation plays (payloads, matchers,
-# answers); the settings reader knows the events of every release in EVENTS_BY_VERSION.
-CLI_VERSION = "2.1.197"
+# The settings reader knows the events of every release in EVENTS_BY_VERSION; what else differs
+# between releases, for the emulation, is versions.py's.
 
 _EVENTS_2_1_197 = (
     "PreToolUse",

@@ -1,5 +1,6 @@
-"""What a `claude -p` session of Claude Code 2.1.197 gives every hook besides the event's own
-fields, as observed: the common stdin fields in their order and the environment.
+"""What a `claude -p` session of Claude Code gives every hook besides the event's own fields, as
+observed in 2.1.197 and 2.1.332 (what differs is the session's version record): the common stdin
+fields in their order and the environment.
 
 Every event starts with session_id (a UUID), transcript_path and cwd; then prompt_id (the
 prompt's UUID: every event after the first prompt, SessionEnd included), permission_mode (not
@@ -21,18 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from inspector.hosts.claude.events import (
-    CLI_VERSION,
     POST_TOOL_USE,
     POST_TOOL_USE_FAILURE,
     PRE_TOOL_USE,
     SESSION_START,
     STOP,
 )
+from inspector.hosts.claude.versions import NEWEST, ClaudeVersion, agent_name
 
 JSONObject = dict[str, Any]
 
 ENTRYPOINT = "sdk-cli"  # `claude -p`; the interactive CLI says "cli"
-EFFORT_LEVEL = "high"
 MESSAGE_DISPLAY = "MessageDisplay"
 SESSION_END = "SessionEnd"
 POST_TOOL_BATCH = "PostToolBatch"
@@ -46,7 +46,6 @@ _EVERY_HOOK_ENV = {
     "CLAUDECODE": "1",
     "CLAUDE_CODE_ENTRYPOINT": ENTRYPOINT,
     "CLAUDE_CODE_CHILD_SESSION": "1",
-    "AI_AGENT": f"claude-code_{CLI_VERSION.replace('.', '-')}_harness",
     "COREPACK_ENABLE_AUTO_PIN": "0",
     "NoDefaultCurrentDirectoryInExePath": "1",
 }
@@ -68,6 +67,7 @@ class ClaudeSession:
     permission_mode: str
     transcript_path: str = ""  # default: where Claude Code keeps the session's transcript
     prompt_id: str | None = None  # set by each prompt
+    version: ClaudeVersion = NEWEST
 
     def __post_init__(self) -> None:
         if not self.transcript_path:
@@ -91,15 +91,20 @@ class ClaudeSession:
         if event not in _NO_PERMISSION_MODE:
             payload["permission_mode"] = self.permission_mode
         if event in _WITH_EFFORT:
-            payload["effort"] = {"level": EFFORT_LEVEL}
+            payload["effort"] = {"level": self.version.effort}
         return {**payload, "hook_event_name": event, **fields}
 
     def env(self, event: str) -> dict[str, str]:
         """The variables Claude Code adds for `event`'s hooks (CLAUDE_PROJECT_DIR is the hooks'
         own)."""
-        env = {**_EVERY_HOOK_ENV, "CLAUDE_CODE_SESSION_ID": self.session_id}
+        env = {
+            **_EVERY_HOOK_ENV,
+            "AI_AGENT": agent_name(self.version),
+            **dict(self.version.hook_env),
+            "CLAUDE_CODE_SESSION_ID": self.session_id,
+        }
         if event in _WITH_EFFORT:
-            env["CLAUDE_EFFORT"] = EFFORT_LEVEL
+            env["CLAUDE_EFFORT"] = self.version.effort
         if event == SESSION_START:
             folder = Path.home() / ".claude" / "session-env" / self.session_id
             folder.mkdir(parents=True, exist_ok=True)

@@ -157,6 +157,7 @@ class ClaudeTurnRunner:
             self.hooks.project_dir,
             self.permission_mode,
             self.transcript_path or "",
+            version=self.version,
         )
         start = await self._session_event(session, SESSION_START, {"source": "startup"})
         outcomes = [await self.run_turn(session, turn) for turn in scenario.turns]

@@ -17,6 +17,10 @@ class ClaudeVersion:
     # A PreToolUse continue: false beside another hook's deny: the deny keeps the tool from
     # running in every release; does the turn then end (else the model is asked again)?
     stop_beside_deny_ends_turn: bool
+    # The default model's effort: the tool events' `effort.level` and CLAUDE_EFFORT.
+    effort: str
+    # Variables this release adds to every hook's environment under -p, beyond the ones all add.
+    hook_env: tuple[tuple[str, str], ...] = ()
     # What a blocked Stop's feedback is led by, inside a <system-reminder> ("": the feedback alone).
     hook_text_lead: str = ""
     # What follows the schema's words when a hook's updatedInput fails its tool's schema.
@@ -32,17 +36,26 @@ HOOK_TEXT_LEAD = (
 )  # 2.1.332
 
 RELEASES: dict[str, ClaudeVersion] = {
-    "2.1.197": ClaudeVersion("2.1.197", deny_is_hook_error=False, stop_beside_deny_ends_turn=False),
+    "2.1.197": ClaudeVersion(
+        "2.1.197", deny_is_hook_error=False, stop_beside_deny_ends_turn=False, effort="high"
+    ),
     "2.1.332": ClaudeVersion(
         "2.1.332",
         deny_is_hook_error=True,
         stop_beside_deny_ends_turn=True,
+        effort="medium",
+        hook_env=(("CLAUDE_CODE_SESSION_ATTENDED", "0"),),
         hook_text_lead=HOOK_TEXT_LEAD,
         rewrite_refused_note="The tool input from the model was valid; the hook's rewrite of "
         "it was not.",
     ),
 }
 NEWEST = RELEASES[next(reversed(RELEASES))]
+
+
+def agent_name(version: ClaudeVersion) -> str:
+    """The AI_AGENT Claude Code sets for its hooks."""
+    return f"claude-code_{version.name.replace('.', '-')}_harness"
 
 
 class UnknownVersion(ValueError):

@@ -103,7 +103,7 @@ async def test_events_fire_in_claude_codes_order_with_their_fields(tmp_path: Pat
     assert uuid.UUID(prompt_id) and str(uuid.UUID(session)) == session
     where = {"session_id": session, "transcript_path": transcript, "cwd": str(tmp_path)}
     common = {**where, "prompt_id": prompt_id, "permission_mode": "default"}
-    tools = {**common, "effort": {"level": "high"}}
+    tools = {**common, "effort": {"level": "medium"}}  # the newest release's default model
     assert start == {**where, "hook_event_name": "SessionStart", "source": "startup"}
     assert prompt == {**common, "hook_event_name": "UserPromptSubmit", "prompt": "tidy up"}
     assert list(shown) == [*where, "prompt_id", "hook_event_name", *MESSAGE_FIELDS]
@@ -166,8 +166,19 @@ async def test_events_fire_in_claude_codes_order_with_their_fields(tmp_path: Pat
     ]
 
 
+@pytest.mark.parametrize(
+    ("version", "effort", "added"),
+    [
+        ("2.1.197", "high", {"AI_AGENT": "claude-code_2-1-197_harness"}),
+        (
+            "2.1.332",
+            "medium",
+            {"AI_AGENT": "claude-code_2-1-332_harness", "CLAUDE_CODE_SESSION_ATTENDED": "0"},
+        ),
+    ],
+)
 async def test_stdin_ends_with_a_newline_and_the_environment_is_claude_codes(
-    tmp_path: Path,
+    tmp_path: Path, version: str, effort: str, added: dict[str, str]
 ) -> None:
     record = tmp_path / "env.jsonl"
     dump = f"cat > /dev/null; env -0 | python3 -c {shlex.quote(ENV_TO_JSON)} >> {record}"
@@ -177,6 +188,7 @@ async def test_stdin_ends_with_a_newline_and_the_environment_is_claude_codes(
         spec(dump, "PreToolUse", matcher="Bash"),
         spec(f"cat > {stdin}", "Stop"),
         project_dir=tmp_path,
+        version=claude_version(version),
     )
     await run(hooks)
     start, pre = [json.loads(line) for line in record.read_text().splitlines()]
@@ -187,10 +199,10 @@ async def test_stdin_ends_with_a_newline_and_the_environment_is_claude_codes(
         "CLAUDE_CODE_SESSION_ID": session,
         "CLAUDE_CODE_CHILD_SESSION": "1",
         "CLAUDE_PROJECT_DIR": str(tmp_path),
-        "AI_AGENT": "claude-code_2-1-197_harness",
+        **added,
     }
     assert every.items() <= start.items() and every.items() <= pre.items()
-    assert (pre["CLAUDE_EFFORT"], "CLAUDE_EFFORT" in start) == ("high", False)
+    assert (pre["CLAUDE_EFFORT"], "CLAUDE_EFFORT" in start) == (effort, False)
     env_file = Path(start["CLAUDE_ENV_FILE"])
     assert env_file.parent.is_dir() and env_file.parent.name == session
     assert "CLAUDE_ENV_FILE" not in pre
