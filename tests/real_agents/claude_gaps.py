@@ -56,10 +56,6 @@ GAPS: dict[str, dict[str, Gap]] = {
             "PermissionRequest fires in -p too, before the permission layer refuses; the turn "
             "runner never fires it (2.1.197's -p does not)"
         ),
-        POST_TOOL_USE_WORDS: Gap(
-            "a PostToolUse hook's words reach the model as a system message of their own, not "
-            "in a <system-reminder> beside the tool result"
-        ),
         HOOK_ENV: Gap(
             "hooks also get the CLI's pid, its messaging socket and token, and a notes folder "
             "of the session: the emulation has no CLI process to name",

@@ -125,13 +125,16 @@ def test_what_a_post_tool_use_hook_says_reaches_the_model_in_claude_codes_words(
     api, real, outcome, emulated = both(claude_cli, project, home, answer, script)
     assert real == emulated
     [use] = outcome.tool_uses
-    words, sent = as_real(use.feedback, project), texts(api.requests[1])
+    said = use.feedback or "\n".join(use.system_messages)
+    words, sent = as_real(said, project), texts(api.requests[1])
     assert REASON in words
     as_reminder = any(
         text.startswith(f"<system-reminder>\n{words}\n</system-reminder>") for text in sent
     )
-    differs = gaps.differs(claude_cli.version, gaps.POST_TOOL_USE_WORDS)
-    assert (as_reminder, words in sent) == (not differs, differs), sent  # same words, elsewhere
+    apart = words in sent  # a message of its own
+    assert as_reminder is not apart, sent  # the same words, in one place or the other
+    agrees = bool(use.system_messages) is apart
+    assert agrees is not gaps.differs(claude_cli.version, gaps.POST_TOOL_USE_WORDS)
 
 
 def test_a_stop_hook_exit_2_reaches_the_model_in_claude_codes_words(

@@ -94,6 +94,8 @@ class ToolUse:
     response: Any = None  # the tool_response, or the error when the tool failed
     is_error: bool = False
     feedback: str = ""  # what the hooks told Claude about the call, in Claude Code's words
+    # what PostToolUse hooks told Claude in system messages of their own (2.1.332), in run order
+    system_messages: list[str] = field(default_factory=list)
     asked_for: JSONObject = field(default_factory=dict)  # the model's own input
 
     @property
@@ -317,7 +319,11 @@ class _Play:
                 "duration_ms": 0,
             }
             after = await self.fire(POST_TOOL_USE, success)
-        use.feedback = "\n".join(claude_feedback.after_tool(after, use.tool))
+        said = claude_feedback.after_tool(after, use.tool)
+        if self.runner.version.post_tool_words_apart:
+            use.system_messages = said
+        else:
+            use.feedback = "\n".join(said)
 
     async def stop(self) -> None:
         blocked = 0

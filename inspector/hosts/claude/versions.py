@@ -17,6 +17,9 @@ class ClaudeVersion:
     # A PreToolUse continue: false beside another hook's deny: the deny keeps the tool from
     # running in every release; does the turn then end (else the model is asked again)?
     stop_beside_deny_ends_turn: bool
+    # A PostToolUse / PostToolUseFailure hook's words reach the model as system messages of their
+    # own, not in a <system-reminder> beside the tool result.
+    post_tool_words_apart: bool
     # The default model's effort: the tool events' `effort.level` and CLAUDE_EFFORT.
     effort: str
     # Variables this release adds to every hook's environment under -p, beyond the ones all add.
@@ -37,12 +40,17 @@ HOOK_TEXT_LEAD = (
 
 RELEASES: dict[str, ClaudeVersion] = {
     "2.1.197": ClaudeVersion(
-        "2.1.197", deny_is_hook_error=False, stop_beside_deny_ends_turn=False, effort="high"
+        "2.1.197",
+        deny_is_hook_error=False,
+        stop_beside_deny_ends_turn=False,
+        post_tool_words_apart=False,
+        effort="high",
     ),
     "2.1.332": ClaudeVersion(
         "2.1.332",
         deny_is_hook_error=True,
         stop_beside_deny_ends_turn=True,
+        post_tool_words_apart=True,
         effort="medium",
         hook_env=(("CLAUDE_CODE_SESSION_ATTENDED", "0"),),
         hook_text_lead=HOOK_TEXT_LEAD,

@@ -286,14 +286,23 @@ async def test_continue_false_beside_a_deny_keeps_the_tool_from_running(
     assert "PostToolUse" not in [e.event for e in outcome.events]
 
 
-async def test_post_tool_use_block_is_feedback_for_claude(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", ["2.1.197", "2.1.332"])
+async def test_post_tool_use_block_is_feedback_for_claude_beside_or_apart_from_the_result(
+    tmp_path: Path, version: str
+) -> None:
     lint = reply(2, "", "lint failed: fix it")
-    outcome = await run(claude_hooks(spec(lint, "PostToolUse"), project_dir=tmp_path))
+    hooks = claude_hooks(
+        spec(lint, "PostToolUse"), project_dir=tmp_path, version=claude_version(version)
+    )
+    outcome = await run(hooks)
     assert outcome.status == "completed"
-    assert outcome.tool_uses[0].feedback == (
+    words = (
         f'PostToolUse:Bash hook blocking error from command: "{lint}": [{lint}]: '
         "lint failed: fix it\n"
     )
+    use = outcome.tool_uses[0]
+    beside, apart = (words, []) if version == "2.1.197" else ("", [words])
+    assert (use.feedback, use.system_messages) == (beside, apart)
 
 
 async def test_a_blocked_stop_fires_again_with_stop_hook_active(tmp_path: Path) -> None:
