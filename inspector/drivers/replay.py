@@ -160,4 +160,3 @@ async def _replay_one(engine: Engine, recorded: Exchange) -> ReplayItem:
         outcome="same" if same else "different",
         replayed=replayed,
     )
-
