@@ -11,11 +11,11 @@ changed in a held call (params, content) goes back too, unless a hook answered o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from inspector.hosts.host import HookOutput, Relayed
+from inspector.hosts.openclaw.chain import OpenClawPlugin
 from inspector.hosts.openclaw.merge import (
     APPROVAL,
     BEFORE_TOOL_CALL,
@@ -33,24 +33,7 @@ EDITABLE = {BEFORE_TOOL_CALL: "params", MESSAGE_SENDING: "content"}
 EDITABLE_TYPE: dict[str, type] = {"params": dict, "content": str}
 
 
-class PluginHooks(Protocol):
-    """The session's own OpenClaw plugin, as far as answering a relayed call needs it."""
-
-    def handlers(self, hook_name: str) -> Sequence[object]: ...
-
-    async def fire(
-        self,
-        hook_name: str,
-        event: JSONObject,
-        ctx: JSONObject | None = None,
-        *,
-        source: str,
-        turn: str | None = None,
-        answer_by: float | None = None,
-    ) -> Merge: ...
-
-
-async def relay_output(plugin: PluginHooks | None, relayed: Relayed) -> HookOutput:
+async def relay_output(plugin: OpenClawPlugin | None, relayed: Relayed) -> HookOutput:
     """A live Gateway's call, answered by the session's own plugin (None: it has none) and by
     what a person changed while it was held."""
     hook, request = relayed.event, relayed.payload
