@@ -73,7 +73,6 @@ class HookSpec:
         return modes
 
 
-CommandHostName = Literal["jcli", "claude"]
 # How a Claude Code handler is called: a shell command, a POST, or one host mode cannot make
 # (an MCP tool's call, a prompt to a model, an agent of its own).
 HandlerKind = Literal["command", "http", "mcp_tool", "prompt", "agent"]
@@ -96,7 +95,7 @@ class CommandHookSpec:
     specs that compare equal need no restart on reload."""
 
     name: str
-    host: CommandHostName
+    host: str  # a host whose hooks are commands (the registry's command_events names them)
     event: str  # the host's event name: pre_tool_execution, PreToolUse, ...
     command: str  # a shell command line, run the way the host runs it
     timeout_ms: int

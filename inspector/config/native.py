@@ -31,7 +31,6 @@ from inspector.config.fields import (
 )
 from inspector.config.model import (
     CommandHookSpec,
-    CommandHostName,
     Config,
     Defaults,
     HookSpec,
@@ -48,7 +47,6 @@ COMMAND_KEYS = (
     *("kind", "host", "event", "command", "timeout_ms", "dir", "priority", "enabled"),
     *("matcher", "retry", "on_error", "tool_name", "tool_matcher", "model_prefix"),
 )
-COMMAND_HOSTS: dict[str, CommandHostName] = {"jcli": "jcli", "claude": "claude"}
 # Each command-hook host's event names, as its folder under inspector/hosts lists them.
 CommandEvents = Mapping[str, Collection[str]]
 
@@ -67,8 +65,8 @@ def read_native(doc: Document, config_path: Path, command_events: CommandEvents)
     commands = {spec.host for spec in specs if isinstance(spec, CommandHookSpec)}
     if commands and (len(commands) > 1 or len(commands) < len({type(spec) for spec in specs})):
         message = (
-            "a config holds process and manual hooks, or command hooks of one host (jcli or "
-            "claude), not a mix: a turn follows one host's rules"
+            "a config holds process and manual hooks, or command hooks of one host "
+            f"({_one_of(command_events)}), not a mix: a turn follows one host's rules"
         )
         raise doc.error(("hooks",), message)
     host = next(iter(commands), None)
@@ -117,13 +115,13 @@ def _command_hook(
     config_path: Path,
     command_events: CommandEvents,
 ) -> CommandHookSpec:
-    """One process per call, run by the rules of `host` (j-cli or Claude Code)."""
+    """One process per call, run by the rules of `host` (a host whose hooks are commands)."""
     path: KeyPath = ("hooks", name)
     _check_keys(doc, path, entry, COMMAND_KEYS, "a command hook")
     host = field(doc, path, entry, "host", want_str, "")
     if host not in command_events:
         where = (*path, "host") if "host" in entry else path
-        raise doc.error(where, f'host must be jcli or claude, got "{host}"')
+        raise doc.error(where, f'host must be {_one_of(command_events)}, got "{host}"')
     event = field(doc, path, entry, "event", want_str, "")
     if event not in command_events[host]:
         hint = did_you_mean(event, command_events[host])
@@ -134,7 +132,7 @@ def _command_hook(
     folder = field(doc, path, entry, "dir", want_str, "")
     return CommandHookSpec(
         name=name,
-        host=COMMAND_HOSTS[host],
+        host=host,
         event=event,
         command=command,
         timeout_ms=_want_ms(doc, (*path, "timeout_ms"), entry.get("timeout_ms", 30_000)),
@@ -224,3 +222,8 @@ def _check_keys(
             hint = did_you_mean(key, allowed)
             message = f'unknown key "{key}"{where}{hint}; allowed keys: {", ".join(allowed)}'
             raise doc.error((*path, key), message)
+
+
+def _one_of(command_events: CommandEvents) -> str:
+    """The hosts whose hooks are commands, as a message names them: claude or jcli."""
+    return " or ".join(sorted(command_events))
