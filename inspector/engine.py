@@ -35,7 +35,6 @@ class Engine:
     ) -> None:
         """`store_on_disk`: the journal file is also the journal's store, so records written to
         it leave memory (a long headless session; the UI's lists still hold their rows)."""
-        self.config = config
         self.journal = journal or Journal()
         self.journal.host = config.host
         self.writer = (
@@ -50,13 +49,23 @@ class Engine:
         self.runtime = self._runtime_for(config)
         self._hookless: dict[str, Runtime] = {}
 
+    @property
+    def config(self) -> Config:
+        """The config the session's hooks run by (its runtime's: a reload replaces it)."""
+        return self.runtime.config
+
+    def own_runtime(self, host_name: str) -> Runtime | None:
+        """The session's runtime if it runs `host_name`'s hooks, else None: a relay of another
+        agent than the config's has no hooks of its host behind it."""
+        return self.runtime if self.runtime.host_name == host_name else None
+
     def runtime_of(self, host_name: str) -> Runtime:
         """The session's runtime if it is `host_name`'s, else one of that host with no hooks, for
         a relay whose calls go through the chain's own gate (PicoClaw's: a call of another agent
         than the config's still meets the intercept and is journalled). OpenClaw has no runtime
         without its plugin folder: ValueError."""
-        if host_name == self.runtime.host_name:
-            return self.runtime
+        if (own := self.own_runtime(host_name)) is not None:
+            return own
         if host_name not in self._hookless:
             self._hookless[host_name] = self._runtime_for(Config((), host=host_name))
         return self._hookless[host_name]
@@ -107,7 +116,6 @@ class Engine:
             changes = await self.runtime.apply(config, changed_hooks)
         else:
             changes = await self._switch_runtime(config)
-        self.config = config
         return self.journal.append(
             Reload(
                 files=sorted(files),

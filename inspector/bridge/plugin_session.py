@@ -258,7 +258,7 @@ class PluginSession:
                 sent, request = request, held.params
                 raw = json.dumps(request, separators=(",", ":"), ensure_ascii=False)
                 self.engine.journal.amend(candidate, request=request, raw_request=raw)
-        runtime = self.engine.runtime if self.engine.runtime.host_name == OPENCLAW else None
+        runtime = self.engine.own_runtime(OPENCLAW)
         if runtime is None:
             self.engine.journal.add_findings(
                 candidate, Finding("relay-no-hooks", "warning", NO_HOOKS, ON_ITS_OWN)

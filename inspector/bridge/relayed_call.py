@@ -199,7 +199,7 @@ class RelayedCall:
         else:
             sent = None
         host = host_named(self.host)
-        runtime = self.engine.runtime if self.engine.runtime.host_name == host.name else None
+        runtime = self.engine.own_runtime(host.name)
         if runtime is None:
             self._no_hooks(candidate)
         relayed = Relayed(
