@@ -8,8 +8,7 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import aiohttp
+from typing import TYPE_CHECKING
 
 from inspector.relay.command_wire import INSIDE_INSPECTOR
 
@@ -19,6 +18,9 @@ JSON_TYPE = "application/json"
 INSIDE_HEADER = "X-Hook-Inspector-Inside"
 # Claude Code works out the length itself; these from the settings are dropped (2.1.332).
 _OWN_HEADERS = frozenset({"content-length", "transfer-encoding"})
+
+if TYPE_CHECKING:
+    import aiohttp
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,8 @@ async def post_json(
     url: str, body: str, *, headers: Sequence[tuple[str, str]] = (), timeout_s: float
 ) -> HttpRun:
     """POST `body` to `url`; give up at the timeout. Redirects are not followed."""
+    import aiohttp  # lazily: a fifth of every command's start-up, and only http hooks need it
+
     started = time.perf_counter()
 
     def ended(
