@@ -4,6 +4,7 @@ stderr, the exit code and the duration. What the run means is decided by the hos
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Mapping
 from typing import Any
 
@@ -72,6 +73,14 @@ class CommandHook:
             status=STATUS_PENDING,
             cwd=cwd or self.cwd,
         )
+
+    def one_liner(self, raw_request: str) -> str:
+        """The same stdin into the same command, through its shell (with the newline the host
+        ends it with, if it does)."""
+        run = " ".join(shlex.quote(part) for part in self.argv)
+        prefix = f"cd {shlex.quote(self.cwd)} && " if self.cwd else ""
+        form = "%s\\n" if self.stdin_newline else "%s"
+        return f"{prefix}printf '{form}' {shlex.quote(raw_request)} | {run}"
 
     def never_ran(self, exchange: Exchange) -> CommandRun:
         """What the host reads of a run that never started (dropped at the intercept): no

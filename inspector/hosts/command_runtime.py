@@ -5,7 +5,6 @@ the config changes. Each such host gives the chain; everything else is the same 
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import replace
 from typing import Any
@@ -130,11 +129,7 @@ class CommandRuntime:
         hook = next((h for h in self.hooks() if h.name == exchange.hook), None)
         if hook is None or exchange.raw_request is None:
             return None
-        if isinstance(hook, HttpHook):
-            return hook.one_liner(exchange.raw_request)
-        run = " ".join(shlex.quote(part) for part in (*hook.shell, hook.spec.command))
-        prefix = f"cd {shlex.quote(hook.cwd)} && " if hook.cwd else ""
-        return f"{prefix}printf '%s' {shlex.quote(exchange.raw_request)} | {run}"
+        return hook.one_liner(exchange.raw_request)
 
     # ---- check -----------------------------------------------------------------------------
 
