@@ -1,0 +1,87 @@
+"""The real Gemini CLI (pinned in gemini_cli.py) run offline against a fake Gemini API, with hooks
+that record what they get: what the real host does with a BeforeTool hook's answer (a refused
+command never runs, and the model is told why), and what a BeforeModel hook's rewrite of the
+request does to what reaches the model."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from fake_gemini import FakeGemini, Reply, shell
+from gemini_cli import GeminiCli, GeminiRun
+from gemini_fixtures import gemini_cli, gemini_project  # noqa: F401 (fixtures used by name)
+from recorded_hooks import read_calls, recording_settings
+
+RECORDER = Path(__file__).parent / "hooks" / "gemini_record.py"
+REASON = "rm -rf is not allowed in this project"  # what hooks/gemini_record.py says
+MODEL_PROMPT = "The hook says: answer in French."  # what it puts in a rewritten request
+RISKY = "touch made.txt && rm -rf scratch"
+PROMPT = "Tidy up the project."
+
+
+def recorder(log: Path, answer: str = "") -> str:
+    words = [sys.executable, str(RECORDER), str(log), *([answer] if answer else [])]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def play(
+    cli: GeminiCli, project: Path, home: Path, script: list[Reply]
+) -> tuple[GeminiRun, FakeGemini]:
+    with FakeGemini(script) as api:
+        run = cli.run(project, PROMPT, api_url=api.url, home=home)
+    assert run.exit_code == 0, run.stderr
+    assert api.unscripted == 0
+    return run, api
+
+
+def write_hooks(project: Path, command: str, events: tuple[str, ...]) -> None:
+    settings = recording_settings(command, events)
+    (project / ".gemini" / "settings.json").write_text(json.dumps(settings, indent=2))
+
+
+@pytest.mark.parametrize("answer", ["exit-2", "deny"])
+def test_a_before_tool_hook_refuses_rm_rf_and_the_model_is_told_why(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path, answer: str
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log, answer), ("BeforeTool", "AfterTool"))
+    _, api = play(gemini_cli, gemini_project, home, [Reply(calls=(shell(RISKY),)), Reply("Ok.")])
+
+    assert not (gemini_project / "made.txt").exists()  # the command never ran
+    assert [call.event for call in read_calls(log)] == ["BeforeTool"]  # nor did AfterTool
+    [told] = api.function_responses()
+    assert told["name"] == "run_shell_command"
+    assert told["response"] == {"error": f"Tool execution blocked: {REASON}"}
+
+
+def test_a_before_tool_hook_that_allows_lets_the_command_run(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log, "allow"), ("BeforeTool", "AfterTool"))
+    _, api = play(gemini_cli, gemini_project, home, [Reply(calls=(shell(RISKY),)), Reply("Ok.")])
+
+    assert (gemini_project / "made.txt").exists()
+    calls = read_calls(log)
+    assert [call.event for call in calls] == ["BeforeTool", "AfterTool"]
+    assert calls[1].payload["tool_input"]["command"] == RISKY
+    [told] = api.function_responses()
+    assert "error" not in told["response"] and "output" in told["response"]
+
+
+def test_a_before_model_hook_rewrites_what_reaches_the_model(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log, "model-rewrite"), ("BeforeModel",))
+    _, api = play(gemini_cli, gemini_project, home, [Reply("D'accord.")])
+
+    [request] = api.loop_requests
+    assert api.texts(request) == [MODEL_PROMPT]  # the prompt and the context are gone
+    [call] = read_calls(log)
+    messages = call.payload["llm_request"]["messages"]
+    assert PROMPT in messages[-1]["content"]  # what the hook saw was the user's request
