@@ -1,0 +1,236 @@
+"""A fake OpenAI Responses API on 127.0.0.1 for running the real Codex CLI offline.
+
+Codex speaks the Responses API to the provider its config.toml names (`base_url`): it POSTs
+`/v1/responses` with `"stream": true` and reads server-sent events. This server answers each
+such request with one scripted Reply as the real API streams it: response.created, then per
+output item response.output_item.added / (text: response.output_text.delta) /
+response.output_item.done, then response.completed with the usage.
+
+A test scripts the model as a list of Replies, one per request: a text, and tool calls such as
+`exec_command` (Codex's shell tool, arguments `{"cmd": ...}`). Every request body is kept in
+`requests`, so a test reads what reached the model: `outputs()` gives the function_call_output
+items of the last request (a hook's refusal, say). A request beyond the script is answered with
+an error status 400 and counted in `unscripted`, so a run that went further than the test
+expected fails loudly instead of looping (Codex retries a 500, not a 400).
+
+The server runs on its own threads while the `with` block runs, and shuts itself down after
+`lifetime_s` even if the test never leaves the block.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
+from types import TracebackType
+from typing import Any
+
+from loopback import Loopback
+
+JSONObject = dict[str, Any]
+
+MODEL = "gpt-fake-1"
+LIFETIME_S = 120.0  # far longer than any one test; the server never outlives a hung run
+TEXT_CHUNK = 12  # characters per output_text.delta, so the CLI must join them
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One function_call item: the tool's name, its arguments, and the call id."""
+
+    name: str
+    arguments: JSONObject
+    call_id: str = ""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One model turn: optional text, then tool calls."""
+
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+def exec_command(cmd: str, call_id: str = "") -> ToolCall:
+    """Codex's shell tool, as the model calls it."""
+    return ToolCall("exec_command", {"cmd": cmd}, call_id)
+
+
+@dataclass
+class FakeResponses:
+    """The server; `with FakeResponses([...]) as api:` gives `api.url` for base_url."""
+
+    script: list[Reply]
+    lifetime_s: float = LIFETIME_S
+    requests: list[JSONObject] = field(default_factory=list)  # every POST body, in order
+    unscripted: int = 0
+    _served: int = 0
+    _ids: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _server: Loopback | None = None
+
+    @property
+    def url(self) -> str:
+        """The provider's base_url (Codex adds /responses)."""
+        assert self._server is not None, "the server is not running"
+        return f"{self._server.origin}/v1"
+
+    def outputs(self) -> list[JSONObject]:
+        """The function_call_output items the model got in the last request, in order."""
+        with self._lock:
+            last = self.requests[-1] if self.requests else {}
+        return [
+            item for item in last.get("input", []) if item.get("type") == "function_call_output"
+        ]
+
+    def told(self, call_id: str) -> str:
+        """What the model was told about the call `call_id` (its output's text)."""
+        for item in self.outputs():
+            if item.get("call_id") == call_id:
+                output = item.get("output")
+                return output if isinstance(output, str) else json.dumps(output)
+        raise AssertionError(f"no function_call_output for {call_id} in {self.outputs()}")
+
+    def __enter__(self) -> FakeResponses:
+        self._server = Loopback(_handler_for(self), self.lifetime_s)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        assert self._server is not None
+        self._server.stop()
+
+    def answer(self, body: JSONObject) -> Reply | None:
+        """Record `body` and choose its reply; None when the script has run out."""
+        with self._lock:
+            self.requests.append(body)
+            if self._served >= len(self.script):
+                self.unscripted += 1
+                return None
+            self._served += 1
+            return self.script[self._served - 1]
+
+    def events(self, reply: Reply, body: JSONObject) -> list[JSONObject]:
+        """The stream of events that gives `reply`."""
+        with self._lock:
+            number = next(self._ids)
+        response_id = f"resp_fake{number:04d}"
+        items: list[JSONObject] = []
+        if reply.text:
+            content = [{"type": "output_text", "text": reply.text, "annotations": []}]
+            items.append(
+                {
+                    "type": "message",
+                    "id": f"msg_fake{number:04d}",
+                    "role": "assistant",
+                    "status": "completed",
+                    "content": content,
+                }
+            )
+        for index, call in enumerate(reply.tool_calls, 1):
+            items.append(
+                {
+                    "type": "function_call",
+                    "id": f"fc_fake{number:04d}{index:02d}",
+                    "call_id": call.call_id or f"call_fake{number:03d}{index:02d}",
+                    "name": call.name,
+                    "arguments": json.dumps(call.arguments),
+                    "status": "completed",
+                }
+            )
+        head = {"id": response_id, "object": "response", "model": body.get("model") or MODEL}
+        events: list[JSONObject] = [
+            {"type": "response.created", "response": {**head, "status": "in_progress"}}
+        ]
+        for index, item in enumerate(items):
+            events += _item_events(index, item)
+        usage = {
+            "input_tokens": len(json.dumps(body)) // 4,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 1 + sum(len(json.dumps(item)) // 4 for item in items),
+            "output_tokens_details": {"reasoning_tokens": 0},
+        }
+        usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+        completed = {**head, "status": "completed", "output": items, "usage": usage}
+        events.append({"type": "response.completed", "response": completed})
+        return [{**event, "sequence_number": at} for at, event in enumerate(events)]
+
+
+def _item_events(index: int, item: JSONObject) -> list[JSONObject]:
+    events: list[JSONObject] = []
+    if item["type"] == "message":
+        text = item["content"][0]["text"]
+        events.append(
+            {
+                "type": "response.output_item.added",
+                "output_index": index,
+                "item": {**item, "content": []},
+            }
+        )
+        events += [
+            {
+                "type": "response.output_text.delta",
+                "item_id": item["id"],
+                "output_index": index,
+                "content_index": 0,
+                "delta": text[at : at + TEXT_CHUNK],
+            }
+            for at in range(0, len(text), TEXT_CHUNK)
+        ]
+    else:
+        events.append({"type": "response.output_item.added", "output_index": index, "item": item})
+    events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+    return events
+
+
+def _handler_for(api: FakeResponses) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            self._send(404, "application/json", _error(f"no GET {self.path} here"))
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length)
+            if self.path.split("?")[0] != "/v1/responses":
+                self._send(404, "application/json", _error(f"no POST {self.path} here"))
+                return
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                self._send(400, "application/json", _error("the body is not JSON"))
+                return
+            reply = api.answer(body)
+            if reply is None:
+                detail = f"the fake model's script has only {len(api.script)} replies"
+                self._send(400, "application/json", _error(detail))
+                return
+            stream = "".join(
+                f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
+                for event in api.events(reply, body)
+            )
+            self._send(200, "text/event-stream", stream.encode())
+
+        def _send(self, status: int, kind: str, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Quiet: the requests are in `api.requests`."""
+
+    return Handler
+
+
+def _error(message: str) -> bytes:
+    return json.dumps({"error": {"type": "invalid_request_error", "message": message}}).encode()
