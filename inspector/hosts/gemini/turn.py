@@ -1,0 +1,275 @@
+"""Play scenario turns the way `gemini -p` (0.61.0) fires its hooks, with no model.
+
+A session: SessionStart (source "startup"), each turn, then SessionEnd (reason "exit"). Per turn:
+BeforeAgent with the prompt; then per round (one model call): PreCompress (trigger "auto": 0.61.0
+asks before every model call), BeforeModel with the request, BeforeToolSelection with the request
+as BeforeModel left it, AfterModel with the request and the round's answer (once per round: the
+real CLI fires it per streamed chunk), then for each tool call BeforeTool, the tool (unless a hook
+blocked it) and AfterTool. After the final answer, AfterAgent.
+
+What the hooks change is what the model would see: BeforeAgent's additionalContext joins the
+prompt; BeforeModel's llm_request replaces the request's messages (each text-bearing message in
+order, the rest kept) and its model and config; a BeforeModel deny ends the turn with its reason
+(model_blocked); BeforeToolSelection's toolConfig is the tools offered; BeforeTool's tool_input
+replaces the call's arguments (0.61.0 builds the call from it alone); a blocked call is not run
+and the model is told `Tool execution blocked: REASON`; AfterTool's deny replaces the result with
+`Tool result blocked: REASON` and its additionalContext is added in `<hook_context>`. Any
+`continue: false` ends the turn (stopped); on a tool event the model is told `Agent execution
+stopped by hook: REASON`.
+
+The runner runs no tool: a call's result is the scenario's. Each hook's stdin starts with the
+common fields of templates.GeminiSession.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from inspector.hosts.gemini.events import (
+    AFTER_AGENT,
+    AFTER_MODEL,
+    AFTER_TOOL,
+    BEFORE_AGENT,
+    BEFORE_MODEL,
+    BEFORE_TOOL,
+    BEFORE_TOOL_SELECTION,
+    PRE_COMPRESS,
+    SESSION_END,
+    SESSION_START,
+)
+from inspector.hosts.gemini.outcome import EventOutcome
+from inspector.hosts.gemini.templates import (
+    MODEL,
+    GeminiSession,
+    llm_request,
+    llm_response,
+    session_uuid,
+    tool_response,
+)
+from inspector.scenario import DEFAULT_MODEL, Round, Scenario, ScriptedCall, Turn
+
+JSONObject = dict[str, Any]
+
+SOURCE = "scenario"
+COMPLETED = "completed"
+PROMPT_BLOCKED = "prompt_blocked"  # BeforeAgent denied: the prompt is dropped
+MODEL_BLOCKED = "model_blocked"  # BeforeModel or AfterModel denied: the turn ends
+STOPPED = "stopped"  # a hook answered continue: false
+
+
+class GeminiEvents(Protocol):
+    """What the runner needs of GeminiHooks."""
+
+    project_dir: str
+
+    async def fire(
+        self,
+        event: str,
+        payload: JSONObject,
+        *,
+        source: str,
+        turn: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> EventOutcome: ...
+
+
+@dataclass(slots=True)
+class ToolUse:
+    tool: str
+    tool_input: JSONObject  # what the tool got (or would have got), after any rewrite
+    ran: bool
+    told: str  # the functionResponse the model gets: its output, or its error
+    is_error: bool = False
+    asked_for: JSONObject = field(default_factory=dict)  # the model's own arguments
+
+
+@dataclass(slots=True)
+class GeminiTurnOutcome:
+    turn_id: str
+    status: str = COMPLETED
+    reason: str = ""  # why the turn ended early
+    final_content: str = ""
+    events: list[EventOutcome] = field(default_factory=list)  # in the order they fired
+    tool_uses: list[ToolUse] = field(default_factory=list)
+    model_requests: list[JSONObject] = field(default_factory=list)  # as the model got them
+    tool_configs: list[JSONObject] = field(default_factory=list)  # BeforeToolSelection's
+    system_messages: list[str] = field(default_factory=list)  # shown to the user
+    retry_reasons: list[str] = field(default_factory=list)  # AfterAgent denies: a new prompt
+
+
+class _TurnEnded(Exception):
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(status)
+        self.status = status
+        self.reason = reason
+
+
+class GeminiTurnRunner:
+    def __init__(self, hooks: GeminiEvents) -> None:
+        self.hooks = hooks
+        self._turns = 0
+
+    async def run(self, scenario: Scenario) -> list[GeminiTurnOutcome]:
+        session = GeminiSession(session_uuid(scenario.session), self.hooks.project_dir)
+        start = await self._session_event(session, SESSION_START, {"source": "startup"})
+        context = start.additional_context
+        outcomes = []
+        for turn in scenario.turns:
+            outcomes.append(await self.run_turn(session, turn, scenario.model, context))
+            context = ""  # prepended to the first prompt only
+        end = await self._session_event(session, SESSION_END, {"reason": "exit"})
+        if outcomes:
+            outcomes[0].events.insert(0, start)
+            outcomes[-1].events.append(end)
+        return outcomes
+
+    async def run_turn(
+        self, session: GeminiSession, turn: Turn, model: str, context: str = ""
+    ) -> GeminiTurnOutcome:
+        self._turns += 1
+        outcome = GeminiTurnOutcome(f"turn-{self._turns}")
+        chosen = turn.model or model
+        play = _Play(self, session, outcome, MODEL if chosen == DEFAULT_MODEL else chosen)
+        try:
+            prompt = await play.prompt(f"{context}\n\n{turn.user}" if context else turn.user)
+            for rnd in turn.rounds:
+                await play.round(rnd)
+            outcome.final_content = turn.rounds[-1].content if turn.rounds else ""
+            await play.after_agent(prompt, outcome.final_content)
+        except _TurnEnded as ended:
+            outcome.status, outcome.reason = ended.status, ended.reason
+        return outcome
+
+    async def _session_event(
+        self, session: GeminiSession, event: str, fields: JSONObject
+    ) -> EventOutcome:
+        payload = session.payload(event, fields)
+        return await self.hooks.fire(event, payload, source=SOURCE, env=session.env())
+
+
+class _Play:
+    """One turn in progress."""
+
+    def __init__(
+        self,
+        runner: GeminiTurnRunner,
+        session: GeminiSession,
+        outcome: GeminiTurnOutcome,
+        model: str,
+    ) -> None:
+        self.runner = runner
+        self.session = session
+        self.outcome = outcome
+        self.model = model
+        self.messages: list[JSONObject] = []
+
+    async def fire(self, event: str, fields: JSONObject) -> EventOutcome:
+        result = await self.runner.hooks.fire(
+            event,
+            self.session.payload(event, fields),
+            source=SOURCE,
+            turn=self.outcome.turn_id,
+            env=self.session.env(),
+        )
+        self.outcome.events.append(result)
+        if result.system_message:
+            self.outcome.system_messages.append(result.system_message)
+        return result
+
+    async def prompt(self, text: str) -> str:
+        result = await self.fire(BEFORE_AGENT, {"prompt": text})
+        if result.stopped:
+            raise _TurnEnded(STOPPED, result.reason)
+        if result.blocked:
+            raise _TurnEnded(PROMPT_BLOCKED, result.reason)
+        added = result.additional_context
+        self.messages.append({"role": "user", "content": f"{text}\n\n{added}" if added else text})
+        return text
+
+    async def round(self, rnd: Round) -> None:
+        await self.fire(PRE_COMPRESS, {"trigger": "auto"})
+        request = llm_request(self.model, list(self.messages))
+        before = await self.fire(BEFORE_MODEL, {"llm_request": request})
+        self._end_if_refused(before)
+        request = rewritten_request(request, before.specific.get("llm_request"))
+        selection = await self.fire(BEFORE_TOOL_SELECTION, {"llm_request": request})
+        if isinstance(config := selection.specific.get("toolConfig"), dict):
+            self.outcome.tool_configs.append(config)
+        self.outcome.model_requests.append(request)
+        self.messages = list(request["messages"])
+        after = await self.fire(
+            AFTER_MODEL, {"llm_request": request, "llm_response": llm_response(rnd.content)}
+        )
+        self._end_if_refused(after)
+        if rnd.content:
+            self.messages.append({"role": "model", "content": rnd.content})
+        for call in rnd.tool_calls:
+            await self.tool(call)
+
+    def _end_if_refused(self, result: EventOutcome) -> None:
+        if result.stopped:
+            raise _TurnEnded(STOPPED, result.reason)
+        if result.blocked:
+            raise _TurnEnded(MODEL_BLOCKED, result.reason)
+
+    async def tool(self, call: ScriptedCall) -> None:
+        asked_for = dict(call.arguments)
+        before = await self.fire(BEFORE_TOOL, {"tool_name": call.tool, "tool_input": asked_for})
+        if before.stopped:
+            told = f"Agent execution stopped by hook: {before.reason}"
+            self._use(ToolUse(call.tool, asked_for, False, told, True, asked_for))
+            raise _TurnEnded(STOPPED, before.reason)
+        if before.blocked:
+            told = f"Tool execution blocked: {before.reason}"
+            self._use(ToolUse(call.tool, asked_for, False, told, True, asked_for))
+            return
+        arguments = before.tool_input if before.tool_input is not None else asked_for
+        told = call.error if call.error is not None else call.result
+        response = tool_response(call.result, call.error)
+        after = await self.fire(
+            AFTER_TOOL,
+            {"tool_name": call.tool, "tool_input": asked_for, "tool_response": response},
+        )
+        use = ToolUse(call.tool, arguments, True, told, call.error is not None, asked_for)
+        if after.stopped:
+            use.told, use.is_error = f"Agent execution stopped by hook: {after.reason}", True
+            self._use(use)
+            raise _TurnEnded(STOPPED, after.reason)
+        if after.blocked:
+            use.told, use.is_error = f"Tool result blocked: {after.reason}", True
+        elif context := after.additional_context:
+            use.told += f"\n\n<hook_context>{context}</hook_context>"
+        self._use(use)
+
+    def _use(self, use: ToolUse) -> None:
+        # function calls and responses are no text: the hooks' llm_request leaves them out
+        self.outcome.tool_uses.append(use)
+
+    async def after_agent(self, prompt: str, response: str) -> None:
+        fields = {"prompt": prompt, "prompt_response": response, "stop_hook_active": False}
+        result = await self.fire(AFTER_AGENT, fields)
+        if result.stopped:
+            raise _TurnEnded(STOPPED, result.reason)
+        if result.blocked:
+            self.outcome.retry_reasons.append(result.reason)
+
+
+def rewritten_request(request: JSONObject, change: object) -> JSONObject:
+    """The request after a BeforeModel llm_request (fromHookLLMRequest): its model and config
+    replace the request's; its messages replace the text of the request's messages in order,
+    and messages beyond them are added."""
+    if not isinstance(change, dict):
+        return request
+    rewritten = dict(request)
+    if isinstance(change.get("model"), str):
+        rewritten["model"] = change["model"]
+    if isinstance(change.get("config"), dict):
+        rewritten["config"] = {**request.get("config", {}), **change["config"]}
+    messages = change.get("messages")
+    if isinstance(messages, list):
+        base: Sequence[JSONObject] = request.get("messages", [])
+        merged = [dict(message) for message in messages if isinstance(message, dict)]
+        rewritten["messages"] = merged + [dict(message) for message in base[len(merged) :]]
+    return rewritten
