@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
 
+from inspector.cli.otlp import close_spans
 from inspector.cli.printer import FINDING_INDENT, describe, finding_line, print_wrapped
 from inspector.cli.session import config_or_demo
 from inspector.drivers.check import check
@@ -15,12 +17,20 @@ from inspector.hosts.probe import HookReport
 from inspector.journal.records import Lifecycle
 from inspector.safe_text import json_dumps, one_line
 
+if TYPE_CHECKING:
+    from inspector.otel.exporter import LiveSpans
+
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 _QUIET_STATES = ("starting", "stopping", "stopped")
 
 
-async def check_hooks(config_path: Path | None, *, as_json: bool) -> int:
-    reports = await check(config_or_demo(config_path))
+async def check_hooks(
+    config_path: Path | None, *, as_json: bool, spans: LiveSpans | None = None
+) -> int:
+    try:
+        reports = await check(config_or_demo(config_path), spans.attach if spans else None)
+    finally:
+        close_spans(spans)
     if as_json:
         report = {"ok": all(r.ok for r in reports), "hooks": [r.to_json() for r in reports]}
         print(json_dumps(report))

@@ -39,6 +39,12 @@ def _add_journal(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_otlp(parser: argparse.ArgumentParser) -> None:
+    from inspector.cli.otlp import add_otlp
+
+    add_otlp(parser)
+
+
 def _add_saved_journal(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file", type=Path, metavar="FILE", help="a journal saved with --journal or w in the UI"
@@ -60,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(ui)
     _add_journal(ui)
     _add_listen(ui)
+    _add_otlp(ui)
 
     run = commands.add_parser(
         "run", help="play a scenario headless and print every exchange and event"
@@ -85,12 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep running: reload when the config or a hook script is saved, then play again",
     )
+    _add_otlp(run)
 
     check = commands.add_parser(
         "check", help="handshake with every hook, send each a representative request, report"
     )
     _add_config(check)
     check.add_argument("--json", action="store_true", help="the report as JSON")
+    _add_otlp(check)
 
     open_ = commands.add_parser("open", help="open a saved JSONL journal read-only in the UI")
     _add_saved_journal(open_)
@@ -107,8 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
         "export", help="write a saved session to a new JSONL journal, secrets redacted"
     )
     _add_saved_journal(export)
+    export.add_argument("-o", "--output", type=Path, metavar="OUT", help="the journal to write")
     export.add_argument(
-        "-o", "--output", type=Path, required=True, metavar="OUT", help="the journal to write"
+        "--otlp",
+        nargs="?",
+        const="",
+        metavar="URL",
+        help="send the session's spans (original timestamps, bodies left out) to a collector",
     )
     export.add_argument(
         "--redact",
@@ -124,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_listen(serve)
     _add_journal(serve)
     serve.add_argument("--json", action="store_true", help="one JSON record per line")
+    _add_otlp(serve)
 
     commands.add_parser(
         "relay",
@@ -167,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return relay_main(words[1:])
     from inspector.config.errors import ConfigError
     from inspector.journal.private_file import JournalFileError
+    from inspector.otel.endpoint import OtlpError
 
     args = build_parser().parse_args(split_default_command(words))
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -182,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         return handlers[args.command](args)
-    except (ConfigError, JournalFileError) as error:
+    except (ConfigError, JournalFileError, OtlpError) as error:
         print(f"hook-inspector: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -192,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from inspector.cli.otlp import spans_for
     from inspector.cli.run import run_scenario
     from inspector.cli.session import until_sigterm
 
@@ -202,6 +219,7 @@ def _run(args: argparse.Namespace) -> int:
         as_json=args.json,
         watch=args.watch,
         strict=args.strict,
+        spans=spans_for(args),
     )
     return asyncio.run(until_sigterm(scenario))
 
@@ -210,18 +228,21 @@ def _check(args: argparse.Namespace) -> int:
     import asyncio
 
     from inspector.cli.check import check_hooks
+    from inspector.cli.otlp import spans_for
     from inspector.cli.session import until_sigterm
 
-    return asyncio.run(until_sigterm(check_hooks(args.config, as_json=args.json)))
+    checking = check_hooks(args.config, as_json=args.json, spans=spans_for(args))
+    return asyncio.run(until_sigterm(checking))
 
 
 def _ui(args: argparse.Namespace) -> int:
+    from inspector.cli.otlp import spans_for
     from inspector.tui.launch import launch
 
     listen = _listen_options(args, "ui")
     if listen is None:
         return EXIT_BAD_INPUT
-    return launch(args.config, args.journal, listen)
+    return launch(args.config, args.journal, listen, spans_for(args, on_screen=True))
 
 
 def _open(args: argparse.Namespace) -> int:
@@ -246,18 +267,32 @@ def _replay(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from inspector.cli.export import export_session
 
-    return export_session(args.file, args.output, redact_secrets=args.redact)
+    if args.output is None and args.otlp is None:
+        print("hook-inspector export: give -o OUT, --otlp URL or both", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    status = EXIT_OK
+    if args.output is not None:
+        status = export_session(args.file, args.output, redact_secrets=args.redact)
+    if args.otlp is not None and status == EXIT_OK:
+        from inspector.cli.otlp import replay_spans
+
+        status = replay_spans(args.file, args.otlp)
+    return status
 
 
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
+    from inspector.cli.otlp import spans_for
     from inspector.cli.serve import serve
 
     listen = _listen_options(args, "serve")
     if listen is None:
         return EXIT_BAD_INPUT
-    return asyncio.run(serve(args.config, listen, journal_path=args.journal, as_json=args.json))
+    serving = serve(
+        args.config, listen, journal_path=args.journal, as_json=args.json, spans=spans_for(args)
+    )
+    return asyncio.run(serving)
 
 
 def _install(args: argparse.Namespace) -> int:

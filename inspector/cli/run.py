@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from inspector.cli.otlp import close_spans
 from inspector.cli.printer import Printer
 from inspector.cli.session import (
     config_or_demo,
@@ -27,6 +29,9 @@ from inspector.journal.records import Exchange, Reload
 from inspector.reload.watcher import Reloader
 from inspector.scenario import load_scenario
 
+if TYPE_CHECKING:
+    from inspector.otel.exporter import LiveSpans
+
 EXIT_OK, EXIT_PROBLEMS = 0, 1
 
 
@@ -38,6 +43,7 @@ async def run_scenario(
     as_json: bool,
     watch: bool = False,
     strict: bool = False,
+    spans: LiveSpans | None = None,
 ) -> int:
     """1 on an error-severity finding or a hook that never started; with `strict`, also on a
     failed call (error, timeout, exited, invalid, not_sent) or a hook that crashed."""
@@ -46,6 +52,8 @@ async def run_scenario(
     engine = Engine(config, journal_path=journal_path)
     engine.approvals.unattended = True  # no UI: nobody can answer a prompt
     printer = Printer(engine.journal, as_json=as_json)
+    if spans is not None:
+        spans.attach(engine.journal)
     summary = Console(stderr=True, highlight=False)
 
     async def play() -> Sequence[TurnOutcome]:
@@ -64,6 +72,7 @@ async def run_scenario(
                 await play()
     finally:
         await printer.aclose()
+        close_spans(spans)
     errors = error_findings(engine.journal)
     plugin = [config.plugin.id] if config.plugin else []
     names = [spec.name for spec in config.enabled_hooks] + plugin

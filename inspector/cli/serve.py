@@ -7,8 +7,10 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspector.bridge.listener import ListenError, ListenOptions, listen_for_relays
+from inspector.cli.otlp import close_spans
 from inspector.cli.printer import Printer
 from inspector.cli.session import config_or_demo
 from inspector.demo import DEMO_CONFIG
@@ -16,6 +18,9 @@ from inspector.engine import Engine
 from inspector.journal.private_file import JournalFileError
 from inspector.journal.spool import spool_file
 from inspector.reload.watcher import Reloader
+
+if TYPE_CHECKING:
+    from inspector.otel.exporter import LiveSpans
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -27,6 +32,7 @@ async def serve(
     *,
     journal_path: Path | None,
     as_json: bool,
+    spans: LiveSpans | None = None,
 ) -> int:
     """Run until SIGINT or SIGTERM. Nobody sits at a manual hook here: its prompts time out to
     their on_timeout, at the agent's deadline at the latest. The journal file is where records
@@ -40,7 +46,12 @@ async def serve(
             if journal_path is not None:
                 raise
             engine = Engine(config)  # no room for the file: every record stays in memory
-        return await _serve(engine, config_path, listen, as_json=as_json)
+        if spans is not None:
+            spans.attach(engine.journal)
+        try:
+            return await _serve(engine, config_path, listen, as_json=as_json)
+        finally:
+            close_spans(spans)
 
 
 async def _serve(

@@ -5,16 +5,24 @@ per event it listens to, an OpenClaw plugin's hooks fire once each) and reports 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from inspector.config.model import Config
 from inspector.engine import Engine
 from inspector.hosts.probe import HookReport
+from inspector.journal.journal import Journal
 
 SOURCE = "check"
 
 
-async def check(config: Config) -> list[HookReport]:
-    """Every enabled hook of `config`, probed and judged, in config order."""
+async def check(
+    config: Config, watch: Callable[[Journal], object] | None = None
+) -> list[HookReport]:
+    """Every enabled hook of `config`, probed and judged, in config order. `watch` is given
+    the session's journal before any hook starts (--otlp sends its records as spans)."""
     engine = Engine(config, restart_crashed=False)
+    if watch is not None:
+        watch(engine.journal)
     engine.approvals.unattended = True  # nobody answers a Claude Code `ask`: it is denied
     async with engine:
         await engine.runtime.probe(SOURCE)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspector.bridge.listener import ListenOptions
 from inspector.config.model import Config
@@ -13,6 +15,9 @@ from inspector.journal.opening import Opening
 from inspector.journal.private_file import JournalFileError
 from inspector.journal.spool import spool_file
 from inspector.tui.app import InspectorApp, Session
+
+if TYPE_CHECKING:
+    from inspector.otel.exporter import LiveSpans
 
 
 def build_session(
@@ -45,9 +50,15 @@ def read_only_session(journal_path: Path) -> Session:
     return Session(engine=engine, config_path=journal_path, read_only=True, opening=reading)
 
 
-def launch(config_path: Path | None, journal_path: Path | None, listen: ListenOptions) -> int:
+def launch(
+    config_path: Path | None,
+    journal_path: Path | None,
+    listen: ListenOptions,
+    spans: LiveSpans | None = None,
+) -> int:
     """The UI. Its journal file (a private temporary one without --journal) is where records go
-    once written, so a session left open for days keeps only the newest in memory."""
+    once written, so a session left open for days keeps only the newest in memory. With `spans`
+    (--otlp) every record goes to a collector too; what became of them is said on leaving."""
     with spool_file("hook-inspector-") as spool:
         try:
             session = build_session(config_path, journal_path or spool, listen, store_on_disk=True)
@@ -55,7 +66,13 @@ def launch(config_path: Path | None, journal_path: Path | None, listen: ListenOp
             if journal_path is not None:
                 raise
             session = build_session(config_path, None, listen)  # no room: all in memory
-        return run_app(InspectorApp(session))
+        if spans is None:
+            return run_app(InspectorApp(session))
+        spans.attach(session.engine.journal)
+        try:
+            return run_app(InspectorApp(session))
+        finally:
+            print(f"hook-inspector: {spans.close()}", file=sys.stderr)
 
 
 def open_session(journal_path: Path) -> int:

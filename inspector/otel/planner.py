@@ -1,0 +1,239 @@
+"""The journal's records, as they come, made into spans of one shape: one trace per agent turn
+(a session trace for what belongs to no turn: handshakes, probes), a span per stage or event in
+it, and a child span per hook exchange of that stage.
+
+A stage's spans are planned when its Decision arrives (so findings added after an answer come
+along), or, when none comes, once the stage has been quiet for `idle_s` of the journal's time
+or the session ends; a turn's span then, or at the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.journal.records import Decision, Event, Exchange, Record
+from inspector.otel.attributes import (
+    PREFIX,
+    UNFINISHED,
+    agent_name,
+    approval_attributes,
+    approved_by,
+    decision_attributes,
+    event_attributes,
+    exchange_attributes,
+    exchange_error,
+    finding_events,
+)
+from inspector.otel.bodies import body_attributes
+from inspector.otel.plan import Attributes, PlannedSpan
+
+SESSION = ""  # the trace of records that belong to no turn
+IDLE_S = 30.0
+# Who answered an approval instead of the hook's own chain: a person, a rule they made, the
+# prompt's timeout (approvals.py); the stage's own Decision follows.
+APPROVERS = ("human", "timeout", "rule:")
+APPROVAL_STAGES = frozenset({"approve_tool"})  # where hooks themselves approve or deny
+
+
+@dataclass(slots=True)
+class _Stage:
+    key: str
+    start: float
+    last: float
+    exchanges: list[Exchange] = field(default_factory=list)
+    approval: Decision | None = None
+
+
+@dataclass(slots=True)
+class _Turn:
+    start: float
+    last: float
+    host: str
+    agent: str | None = None
+    planned: bool = False
+
+
+class SpanPlanner:
+    def __init__(self, *, bodies: bool = False, idle_s: float = IDLE_S) -> None:
+        self.bodies = bodies
+        self.idle_s = idle_s
+        self._stages: dict[tuple[str, str], _Stage] = {}
+        self._turns: dict[str, _Turn] = {}
+        self._seen: set[int] = set()  # exchanges taken into a stage, events planned
+        self._idle_checked = 0.0
+
+    def take(self, record: Record) -> list[PlannedSpan]:
+        """The spans `record` completes (often none yet). Give it every record, new or changed."""
+        planned: list[PlannedSpan] = []
+        if isinstance(record, Exchange):
+            planned += self._exchange(record)
+        elif isinstance(record, Decision):
+            planned += self._decision(record)
+        elif isinstance(record, Event) and record.seq not in self._seen:
+            self._seen.add(record.seq)
+            planned.append(self._event(record))
+        if record.ts - self._idle_checked >= 1.0:
+            self._idle_checked = record.ts
+            planned += self._idle(record.ts)
+        return planned
+
+    def finish(self) -> list[PlannedSpan]:
+        """Every span still open: the session ended."""
+        planned = [span for key in list(self._stages) for span in self._close(key, None)]
+        for trace, turn in self._turns.items():
+            if not turn.planned:
+                turn.planned = True
+                planned.append(self._turn_span(trace, turn))
+        return planned
+
+    def _exchange(self, exchange: Exchange) -> list[PlannedSpan]:
+        if exchange.status in UNFINISHED or exchange.seq in self._seen:
+            return []
+        self._seen.add(exchange.seq)
+        trace = exchange.turn or SESSION
+        turn = self._turn(trace, exchange.ts, exchange.host)
+        turn.agent = turn.agent or agent_name(exchange)
+        if trace == SESSION:  # no stage to wait for
+            return [self._exchange_span(exchange, trace, _turn_key(trace))]
+        key = (trace, _stage_of(exchange.method))
+        stage = self._stages.get(key)
+        if stage is None:
+            stage = self._stages[key] = _Stage(f"stage:{exchange.seq}", exchange.ts, exchange.ts)
+        stage.exchanges.append(exchange)
+        stage.last = max(stage.last, _end(exchange))
+        return []
+
+    def _decision(self, decision: Decision) -> list[PlannedSpan]:
+        trace = decision.turn or SESSION
+        key = (trace, _stage_of(decision.stage))
+        stage = self._stages.get(key)
+        if decision.by.startswith(APPROVERS) and stage is not None:
+            stage.approval = decision
+            return []
+        if stage is None:  # a decision with no hook call (nobody listens to the stage)
+            self._turn(trace, decision.ts, decision.host)
+            stage = self._stages[key] = _Stage(f"stage:{decision.seq}", decision.ts, decision.ts)
+        return self._close(key, decision)
+
+    def _close(self, key: tuple[str, str], decision: Decision | None) -> list[PlannedSpan]:
+        trace, name = key
+        stage = self._stages.pop(key)
+        end = max(stage.last, decision.ts if decision else stage.last)
+        attributes: Attributes = (
+            decision_attributes(decision) if decision else {f"{PREFIX}.stage": name}
+        )
+        approval = stage.approval
+        if approval is None and decision is not None and name in APPROVAL_STAGES:
+            approval = decision
+        answered = {link.get("exchange") for link in approval.chain} if approval else set()
+        spans = [
+            PlannedSpan(
+                name=f"{name} {decision.tool}" if decision and decision.tool else name,
+                trace=trace,
+                key=stage.key,
+                parent=_turn_key(trace),
+                start=stage.start,
+                end=end,
+                attributes=attributes,
+                agent=self._turns[trace].agent,
+            )
+        ]
+        for exchange in stage.exchanges:
+            span = self._exchange_span(exchange, trace, stage.key)
+            if approval is not None:  # the person (or rule, or timeout), else the hook itself
+                who = approval.by if exchange.seq in answered else exchange.hook
+                span.attributes.update(approval_attributes(who, exchange.duration_ms))
+            spans.append(span)
+        if approval is not None:
+            waited_ms = round((end - stage.start) * 1000, 3)
+            spans[0].attributes.update(approval_attributes(approved_by(approval), waited_ms))
+        return spans
+
+    def _exchange_span(self, exchange: Exchange, trace: str, parent: str) -> PlannedSpan:
+        attributes = exchange_attributes(exchange)
+        if self.bodies:
+            attributes.update(body_attributes(exchange))
+        return PlannedSpan(
+            name=f"{exchange.hook} {exchange.method}",
+            trace=trace,
+            key=f"exchange:{exchange.seq}",
+            parent=parent,
+            start=exchange.ts,
+            end=_end(exchange),
+            attributes=attributes,
+            events=finding_events(exchange.findings, _end(exchange)),
+            error=exchange_error(exchange),
+            agent=self._turns[trace].agent,
+        )
+
+    def _event(self, event: Event) -> PlannedSpan:
+        trace = _event_turn(event) or SESSION
+        self._turn(trace, event.ts, event.host)
+        return PlannedSpan(
+            name=event.kind or "event",
+            trace=trace,
+            key=f"event:{event.seq}",
+            parent=_turn_key(trace),
+            start=event.ts,
+            end=event.ts,
+            attributes=event_attributes(event),
+            events=finding_events(event.findings, event.ts),
+            agent=self._turns[trace].agent,
+        )
+
+    def _turn(self, trace: str, ts: float, host: str) -> _Turn:
+        turn = self._turns.get(trace)
+        if turn is None:
+            turn = self._turns[trace] = _Turn(start=ts, last=ts, host=host)
+        turn.last = max(turn.last, ts)
+        return turn
+
+    def _turn_span(self, trace: str, turn: _Turn) -> PlannedSpan:
+        attributes = {f"{PREFIX}.host": turn.host}
+        if trace != SESSION:
+            attributes[f"{PREFIX}.turn"] = trace
+        if turn.agent:
+            attributes["gen_ai.agent.name"] = turn.agent
+        return PlannedSpan(
+            name=f"turn {trace}" if trace != SESSION else "hook-inspector session",
+            trace=trace,
+            key=_turn_key(trace),
+            parent=None,
+            start=turn.start,
+            end=turn.last,
+            attributes=dict(attributes),
+            agent=turn.agent,
+        )
+
+    def _idle(self, now: float) -> list[PlannedSpan]:
+        """Stages and turns quiet for `idle_s`: a serve session runs for days."""
+        planned = [
+            span
+            for key, stage in list(self._stages.items())
+            if now - stage.last >= self.idle_s
+            for span in self._close(key, None)
+        ]
+        open_traces = {trace for trace, _stage in self._stages}
+        for trace, turn in self._turns.items():
+            idle = now - turn.last >= self.idle_s
+            if idle and not turn.planned and trace not in open_traces and trace != SESSION:
+                turn.planned = True
+                planned.append(self._turn_span(trace, turn))
+        return planned
+
+
+def _stage_of(method: str) -> str:
+    return method.removeprefix("hook.")
+
+
+def _turn_key(trace: str) -> str:
+    return f"turn:{trace}"
+
+
+def _end(exchange: Exchange) -> float:
+    return exchange.ts + (exchange.duration_ms or 0.0) / 1000
+
+
+def _event_turn(event: Event) -> str | None:
+    scope = event.payload.get("scope")
+    turn = scope.get("turn_id") if isinstance(scope, dict) else None
+    return turn if isinstance(turn, str) and turn else None

@@ -1,0 +1,58 @@
+"""Planned spans as the OpenTelemetry SDK's finished spans, which its OTLP exporter sends."""
+
+from __future__ import annotations
+
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import Event, ReadableSpan
+from opentelemetry.sdk.util.instrumentation import InstrumentationScope
+from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
+
+from inspector import __version__
+from inspector.otel.ids import SpanIds
+from inspector.otel.plan import PlannedSpan
+
+SERVICE = "hook-inspector"
+SCOPE = InstrumentationScope("hook-inspector", __version__)
+SAMPLED = TraceFlags(TraceFlags.SAMPLED)
+
+
+class SdkSpans:
+    """One session's spans: its ids, and a resource per agent (service.name hook-inspector,
+    and the agent's name where the requests give it)."""
+
+    def __init__(self, ids: SpanIds | None = None) -> None:
+        self.ids = ids or SpanIds()
+        self._resources: dict[str | None, Resource] = {}
+
+    def readable(self, span: PlannedSpan) -> ReadableSpan:
+        trace_id = self.ids.trace_id(span.trace)
+        parent = None
+        if span.parent is not None:
+            parent = SpanContext(trace_id, self.ids.span_id(span.parent), False, SAMPLED)
+        status = Status(StatusCode.ERROR, span.error) if span.error else Status(StatusCode.UNSET)
+        return ReadableSpan(
+            name=span.name,
+            context=SpanContext(trace_id, self.ids.span_id(span.key), False, SAMPLED),
+            parent=parent,
+            resource=self._resource(span.agent),
+            attributes=span.attributes,
+            events=[Event(e.name, e.attributes, _nanoseconds(e.ts)) for e in span.events],
+            kind=SpanKind.INTERNAL,
+            status=status,
+            start_time=_nanoseconds(span.start),
+            end_time=_nanoseconds(max(span.end, span.start)),
+            instrumentation_scope=SCOPE,
+        )
+
+    def _resource(self, agent: str | None) -> Resource:
+        resource = self._resources.get(agent)
+        if resource is None:
+            attributes = {"service.name": SERVICE, "service.version": __version__}
+            if agent:
+                attributes["gen_ai.agent.name"] = agent
+            resource = self._resources[agent] = Resource.create(attributes)
+        return resource
+
+
+def _nanoseconds(seconds: float) -> int:
+    return round(seconds * 1_000_000_000)
