@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from codex_cli import CodexCli, CodexRun
+from codex_cli import CodexCli, CodexRun, codex_home
 from codex_fixtures import codex_cli, codex_project  # noqa: F401 (fixtures used by name)
 from fake_responses import FakeResponses, Reply, exec_command
 from recorded_hooks import read_calls, recorder
+
+from inspector.hosts.codex.trust import hook_hash, hook_key
+from inspector.hosts.codex.trust_file import trust
 
 JSONObject = dict[str, Any]
 
@@ -102,3 +105,21 @@ def test_hooks_nobody_trusted_do_not_run(
 
     assert read_calls(log) == []
     assert (codex_project / "made.txt").exists()
+
+
+def test_a_hook_trusted_by_install_s_hash_runs_without_the_bypass_flag(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    log = codex_project.parent / "hooks.jsonl"
+    handler = {"type": "command", "command": recorder(log, "exit-2"), "timeout": 30}
+    file = codex_project / ".codex" / "hooks.json"
+    file.write_text(
+        json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}})
+    )
+    key = hook_key(file, "PreToolUse", 0, 0)
+    trust(codex_home(home) / "config.toml", {key: hook_hash("PreToolUse", "Bash", handler)})
+    script = [Reply(tool_calls=(exec_command(RISKY, "call_1"),)), Reply("Understood.")]
+    _, api = play(codex_cli, codex_project, home, script)
+
+    assert [call.event for call in read_calls(log)] == ["PreToolUse"]
+    assert api.told("call_1").startswith(f"Command blocked by PreToolUse hook: {REASON}.")

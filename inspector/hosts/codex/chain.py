@@ -1,0 +1,172 @@
+"""Codex's hooks for one event: the matching ones run in parallel (each one, even when two run
+the same command), each run read as Codex reads it (answer.py), and the answers combined by
+Codex's rules (outcome.py). A hook runs as Codex starts it: `$SHELL -lc COMMAND` (else /bin/sh)
+in the session's folder, the JSON on stdin with no newline after it, killed at its timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from inspector.config.model import CommandHookSpec
+from inspector.hooks.command_hook import CommandHook
+from inspector.hosts.codex import NAME
+from inspector.hosts.codex.answer import ERROR, read_answer
+from inspector.hosts.codex.events import MATCH_FIELDS, matches
+from inspector.hosts.codex.outcome import CodexOutcome, HookRun, combine
+from inspector.hosts.codex.templates import example_payload
+from inspector.hosts.codex.turn import CodexTurnRunner
+from inspector.journal.journal import Journal
+from inspector.journal.records import Decision, Exchange
+from inspector.pipeline.gate import Gate, GatedCommandHook
+
+JSONObject = dict[str, Any]
+
+
+def codex_shell() -> tuple[str, ...]:
+    """The shell Codex runs a hook's command with: the user's login shell."""
+    return (os.environ.get("SHELL") or "/bin/sh", "-lc")
+
+
+class CodexHooks:
+    """The enabled Codex specs among `specs`, run from `project_dir`."""
+
+    def __init__(
+        self,
+        specs: Iterable[CommandHookSpec],
+        journal: Journal,
+        *,
+        project_dir: str | Path,
+        shell: tuple[str, ...] | None = None,
+        gate: Gate | None = None,
+    ) -> None:
+        self.journal = journal
+        self.gate = gate or Gate(journal)  # a gate of its own intercepts nothing
+        self.project_dir = str(project_dir)
+        self.hooks = [
+            CommandHook(spec, journal, shell or codex_shell(), cwd=self.project_dir)
+            for spec in specs
+            if spec.host == NAME and spec.enabled and not spec.cannot_run
+        ]
+
+    def hook_list(self) -> list[CommandHook]:
+        return list(self.hooks)
+
+    def run_failed(self, exchange: Exchange) -> bool:
+        return run_failed(exchange)
+
+    def context_template(self, event: str) -> dict[str, Any]:
+        return example_payload(event, self.project_dir)
+
+    def turn_runner(self) -> CodexTurnRunner:
+        return CodexTurnRunner(self)
+
+    def matching(self, event: str, payload: JSONObject) -> list[CommandHook]:
+        """The hooks `event` runs with `payload`, in config order."""
+        key = MATCH_FIELDS.get(event)
+        value = payload.get(key) if key else None
+        target = value if isinstance(value, str) else ""
+        return [
+            hook
+            for hook in self.hooks
+            if hook.spec.event == event and (key is None or matches(hook.spec.matcher, target))
+        ]
+
+    async def fire(
+        self,
+        event: str,
+        payload: JSONObject,
+        *,
+        source: str,
+        turn: str | None = None,
+        env: Mapping[str, str] | None = None,
+        live: bool = False,
+        cwd: str | None = None,
+    ) -> CodexOutcome:
+        """Run `event`'s hooks with `payload` on stdin and decide as Codex would; journals an
+        exchange per run and, when any ran, one Decision. Unless `live` (a relay's call, held
+        already), the event first passes the intercept's stage entry, where a person can edit
+        it for every hook or drop it so that none runs."""
+        if not live:
+            entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
+            if entered is None:
+                return CodexOutcome(event, payload)
+            payload = entered
+        finishing = itertools.count(1)
+        runs = await asyncio.gather(
+            *(
+                self._run(hook, event, payload, source, turn, env, finishing, cwd)
+                for hook in self.matching(event, payload)
+            )
+        )
+        outcome = combine(event, payload, tuple(runs))
+        if runs:
+            self._record(outcome, source, turn)
+        return outcome
+
+    async def send_one(
+        self, name: str, event: str, payload: JSONObject, *, source: str
+    ) -> Exchange:
+        """One hook's run by hand (the composer, replay), read as Codex reads a run."""
+        hook = next((h for h in self.hooks if h.name == name and h.spec.event == event), None)
+        if hook is None:
+            raise KeyError(f"no hook {name!r} on {event}")
+        run = await self._run(
+            hook, event, payload, source, None, None, itertools.count(1), None, by_hand=True
+        )
+        return run.exchange
+
+    async def _run(
+        self,
+        hook: CommandHook,
+        event: str,
+        payload: JSONObject,
+        source: str,
+        turn: str | None,
+        env: Mapping[str, str] | None,
+        finishing: Iterator[int],
+        cwd: str | None,
+        *,
+        by_hand: bool = False,
+    ) -> HookRun:
+        exchange, run = await GatedCommandHook(hook, self.gate, in_chain=not by_hand).call(
+            payload, source=source, turn=turn, env=env, cwd=cwd
+        )
+        answer = read_answer(event, run)
+        self.journal.amend(
+            exchange, action=answer.action, findings=[*exchange.findings, *answer.findings]
+        )
+        return HookRun(hook.name, exchange, answer, next(finishing))
+
+    def _record(self, outcome: CodexOutcome, source: str, turn: str | None) -> None:
+        chain = [
+            {
+                "hook": run.hook,
+                "action": run.answer.action,
+                "exchange": run.exchange.seq,
+                "status": run.exchange.status,
+            }
+            for run in outcome.runs
+        ]
+        tool = outcome.payload.get("tool_name")
+        self.journal.append(
+            Decision(
+                stage=outcome.event,
+                verdict=outcome.verdict,
+                by=", ".join(outcome.by),
+                reason=outcome.reason,
+                source=source,
+                turn=turn,
+                tool=tool if isinstance(tool, str) else None,
+                chain=chain,
+            )
+        )
+
+
+def run_failed(exchange: Exchange) -> bool:
+    """A failed run (Codex's `hook: <Event> Failed`): an exit 2 that blocks is an answer."""
+    return exchange.action == ERROR

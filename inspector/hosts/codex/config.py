@@ -1,0 +1,301 @@
+"""Codex's hook files, read for their hooks (codex-cli 0.171.0).
+
+Which files: the user's layer, CODEX_HOME (else ~/.codex), then the project's `.codex` folder,
+each as `hooks.json` and the `[hooks]` tables of `config.toml`; Codex runs the hooks of every
+file, user first, hooks.json before config.toml within a folder. The path given may be a project
+folder, its `.codex` folder or one of those two files; any other JSON file is read on its own
+(plus the user's files) as if it were a project's hooks.json. Codex loads a project's `.codex`
+folder only when the project is trusted; the workbench reads it regardless.
+
+Each command handler becomes a CommandHookSpec named `<Event>:<label>` (its script's file name,
+or the command's first word; `#2`... when taken). `timeout` (or `timeout_sec`) is in seconds,
+600 when unset. A structural problem is a ConfigError at file:line:key; what Codex would skip or
+ignore (an unknown event, an unknown key, a prompt or agent handler, a matcher on an event that
+has none) loads with a warning in Codex's words and, where a hook never runs, its `cannot_run`.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from inspector.config.checks import SCRIPT_SUFFIXES, did_you_mean
+from inspector.config.document import Document, KeyPath, format_key
+from inspector.config.errors import ConfigError
+from inspector.config.fields import describe, field, want_bool, want_int, want_map, want_str
+from inspector.config.files import read_config_text
+from inspector.config.model import CommandHookSpec, Config
+from inspector.config.parse import parse_json
+from inspector.config.warning import ConfigWarning
+from inspector.hosts.codex import NAME
+from inspector.hosts.codex.events import (
+    DEFAULT_TIMEOUT_S,
+    EVENTS,
+    MATCH_FIELDS,
+    is_match_all,
+    matcher_error,
+)
+from inspector.hosts.codex.findings import finding
+from inspector.hosts.codex.toml_doc import parse_toml
+
+CODEX_DIR = ".codex"
+HOOKS_JSON = "hooks.json"
+CONFIG_TOML = "config.toml"
+USER, PROJECT = "user", "project"
+STATE = "state"  # [hooks.state."<key>"]: Codex's trust and on/off record, not an event
+_GROUP_KEYS = frozenset({"matcher", "hooks"})
+_COMMAND_KEYS = frozenset(
+    {
+        "type",
+        "command",
+        "commandWindows",
+        "command_windows",
+        "timeout",
+        "timeout_sec",
+        "timeoutSec",
+        "async",
+        "statusMessage",
+        "status_message",
+    }
+)
+_NOT_RUN = {
+    "prompt": "prompt hooks are not supported yet",
+    "agent": "agent hooks are not supported yet",
+}
+
+
+@dataclass(frozen=True)
+class CodexFiles:
+    config: Config
+    warnings: tuple[ConfigWarning, ...]
+    files: tuple[Path, ...]  # every file read, user first: what a reload watches
+    project_dir: Path  # the hooks' working folder
+
+
+def codex_home() -> Path:
+    """Codex's own folder: CODEX_HOME, else ~/.codex."""
+    explicit = os.environ.get("CODEX_HOME")
+    return Path(explicit) if explicit else Path.home() / CODEX_DIR
+
+
+def read_codex(path: str | Path) -> CodexFiles:
+    """Read the hook files `path` stands for; anything wrong is a ConfigError."""
+    project_dir, project_files = _project_files(path)
+    home = codex_home()
+    user_files = [
+        (USER, home / name) for name in (HOOKS_JSON, CONFIG_TOML) if (home / name).is_file()
+    ]
+    sources = [
+        source
+        for source in user_files
+        if all(not source[1].samefile(file) for _, file in project_files)
+    ] + project_files
+    reader = _Reader()
+    for level, file in sources:
+        text = read_config_text(file)
+        if file.suffix == ".toml":
+            reader.read(parse_toml(str(file), text), level, toml=True)
+        else:
+            reader.read(parse_json(str(file), text), level, toml=False)
+    specs = tuple(replace(spec, priority=index) for index, spec in enumerate(reader.specs))
+    config = Config(hooks=specs, path=project_files[0][1], host=NAME)
+    files = tuple(file for _, file in sources)
+    return CodexFiles(config, tuple(reader.warnings), files, project_dir)
+
+
+def _project_files(path: str | Path) -> tuple[Path, list[tuple[str, Path]]]:
+    given = Path(os.path.abspath(path))
+    if given.is_dir():
+        folder = given if given.name == CODEX_DIR else given / CODEX_DIR
+    elif (
+        given.is_file()
+        and given.parent.name == CODEX_DIR
+        and given.name in (HOOKS_JSON, CONFIG_TOML)
+    ):
+        folder = given.parent
+    elif given.is_file():
+        return given.parent, [(PROJECT, given)]
+    else:
+        raise ConfigError(str(path), "no such file or folder")
+    found = [
+        (PROJECT, folder / name) for name in (HOOKS_JSON, CONFIG_TOML) if (folder / name).is_file()
+    ]
+    if not found:
+        raise ConfigError(
+            str(path), f"no {CODEX_DIR}/{HOOKS_JSON} or {CODEX_DIR}/{CONFIG_TOML} here"
+        )
+    return folder.parent, found
+
+
+class _Reader:
+    """Collects specs and warnings from one file after another."""
+
+    def __init__(self) -> None:
+        self.specs: list[CommandHookSpec] = []
+        self.warnings: list[ConfigWarning] = []
+        self._names: set[str] = set()
+        self._folders: dict[Path, str] = {}  # the folders read so far: which form had hooks
+
+    def read(self, doc: Document, level: str, *, toml: bool) -> None:
+        if not isinstance(doc.data, dict):
+            raise doc.error(
+                (), f"the top level must be a JSON object, got {describe(doc, doc.data)}"
+            )
+        if "hooks" not in doc.data:
+            return
+        section = want_map(doc, ("hooks",), doc.data["hooks"])
+        events = {
+            event: groups for event, groups in section.items() if not (toml and event == STATE)
+        }
+        if events:
+            self._one_form(doc)
+        for event, groups in events.items():
+            path: KeyPath = ("hooks", event)
+            if not isinstance(groups, list):
+                raise doc.error(
+                    path, f"expected a list of matcher groups, got {describe(doc, groups)}"
+                )
+            first = len(self.specs)
+            for index, group in enumerate(groups):
+                self._group(doc, level, event, (*path, index), group)
+            if event not in EVENTS:
+                self._unknown_event(doc, path, event, first)
+
+    def _one_form(self, doc: Document) -> None:
+        folder = Path(doc.file).parent
+        other = self._folders.setdefault(folder, doc.file)
+        if other != doc.file:
+            message = (
+                f"loading hooks from both {other} and {doc.file};"
+                " prefer a single representation for this layer"
+            )
+            self.warn(doc, ("hooks",), "codex-two-forms", message)
+
+    def _unknown_event(self, doc: Document, path: KeyPath, event: str, first: int) -> None:
+        names = [spec.name for spec in self.specs[first:]]
+        message = (
+            f'unknown hook event "{event}"{did_you_mean(event, EVENTS)}: Codex never runs its hooks'
+        )
+        self.specs[first:] = [
+            replace(spec, cannot_run=spec.cannot_run or message) for spec in self.specs[first:]
+        ]
+        self.warn(doc, path, "codex-unknown-event", message, ", ".join(names) or None)
+
+    def _group(self, doc: Document, level: str, event: str, path: KeyPath, group: object) -> None:
+        entry = want_map(doc, path, group)
+        self._unknown_keys(doc, path, entry, _GROUP_KEYS, None)
+        matcher = field(doc, path, entry, "matcher", want_str, None)
+        if matcher is not None and event in MATCH_FIELDS and (problem := matcher_error(matcher)):
+            raise doc.error((*path, "matcher"), f"{problem}; Codex skips this group")
+        handlers = entry.get("hooks", [])
+        if not isinstance(handlers, list):
+            raise doc.error(
+                (*path, "hooks"), f"expected a list of handlers, got {describe(doc, handlers)}"
+            )
+        first = len(self.specs)
+        for index, handler in enumerate(handlers):
+            self._handler(doc, level, event, matcher, (*path, "hooks", index), handler)
+        if event not in MATCH_FIELDS and not is_match_all(matcher):
+            names = ", ".join(spec.name for spec in self.specs[first:]) or None
+            message = f"matcher {matcher!r}: Codex runs every {event} hook whatever the matcher"
+            self.warn(doc, (*path, "matcher"), "codex-matcher-ignored", message, names)
+
+    def _handler(
+        self,
+        doc: Document,
+        level: str,
+        event: str,
+        matcher: str | None,
+        path: KeyPath,
+        handler: object,
+    ) -> None:
+        entry = want_map(doc, path, handler)
+        if "type" not in entry:
+            raise doc.error(
+                (*path, "type"), 'is required: "command" (Codex also parses "prompt" and "agent")'
+            )
+        kind = want_str(doc, (*path, "type"), entry["type"])
+        if kind in _NOT_RUN:
+            name = self._name(event, kind)
+            message = f"skipping {kind} hook in {doc.file}: {_NOT_RUN[kind]}"
+            self.warn(doc, (*path, "type"), "codex-handler-not-run", message, name)
+            return
+        if kind != "command":
+            hint = did_you_mean(kind, ("command", *_NOT_RUN))
+            raise doc.error(
+                (*path, "type"),
+                f'unknown handler type "{kind}"{hint}: Codex refuses the whole file',
+            )
+        if "command" not in entry:
+            raise doc.error((*path, "command"), "is required: the shell command to run")
+        command = want_str(doc, (*path, "command"), entry["command"])
+        if not command.strip():
+            raise doc.error((*path, "command"), "is empty: Codex skips an empty hook command")
+        timeout_key = next(
+            (key for key in ("timeout", "timeout_sec", "timeoutSec") if key in entry), None
+        )
+        timeout_s = DEFAULT_TIMEOUT_S
+        if timeout_key is not None:
+            timeout_s = max(1, want_int(doc, (*path, timeout_key), entry[timeout_key]))
+        name = self._name(event, _label(command))
+        self._unknown_keys(doc, path, entry, _COMMAND_KEYS, name)
+        if field(doc, path, entry, "async", want_bool, False):
+            message = "async: true: Codex does not wait for it, so its answer decides nothing"
+            self.warn(doc, (*path, "async"), "codex-async", message, name)
+        self.specs.append(
+            CommandHookSpec(
+                name=name,
+                host=NAME,
+                event=event,
+                command=command,
+                timeout_ms=timeout_s * 1000,
+                level=level,
+                matcher=matcher,
+                source=doc.file,
+            )
+        )
+
+    def _name(self, event: str, label: str) -> str:
+        name = base = f"{event}:{label}"
+        count = 1
+        while name in self._names:
+            count += 1
+            name = f"{base}#{count}"
+        self._names.add(name)
+        return name
+
+    def _unknown_keys(
+        self,
+        doc: Document,
+        path: KeyPath,
+        entry: dict[str, object],
+        known: frozenset[str],
+        hook: str | None,
+    ) -> None:
+        for key in entry:
+            if key not in known:
+                message = f"{key}: ignored{did_you_mean(key, known)}"
+                self.warn(doc, (*path, key), "codex-unknown-setting", message, hook)
+
+    def warn(
+        self, doc: Document, path: KeyPath, code: str, message: str, hook: str | None = None
+    ) -> None:
+        self.warnings.append(
+            ConfigWarning(
+                doc.file, finding(code, message), doc.line_of(path), format_key(path) or None, hook
+            )
+        )
+
+
+def _label(command: str) -> str:
+    """The script a command runs, else its first word: `python3 "$D/guard.py"` -> guard.py."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    for word in words:
+        if Path(word).suffix in SCRIPT_SUFFIXES:
+            return Path(word).name
+    return Path(words[0]).name or words[0]

@@ -1,0 +1,80 @@
+"""`hook-inspector install codex` / `uninstall codex`: the command relay merged into a Codex
+hooks.json (the project's `.codex/hooks.json`, or with --user CODEX_HOME's, else
+~/.codex/hooks.json), and taken out again (hooks_file.py: backup first, idempotent, the user's
+own hooks kept, the file given back byte for byte).
+
+Codex runs a hook nobody trusted only under --dangerously-bypass-hook-trust. So install also
+trusts the relay hooks it wrote, and nothing else: it adds, to the user's config.toml, one
+`[hooks.state."<key>"] trusted_hash` entry per relay handler, computed as Codex computes it
+(trust.py), between two comment lines of its own; the config.toml is backed up first, and
+uninstall takes exactly that block out. The user's own hooks keep whatever trust they had. A
+project's `.codex` folder loads only when Codex trusts the project itself (its own prompt, or
+`codex exec --trust`): install does not do that for you."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspector.config.errors import ConfigError
+from inspector.hosts.codex import NAME
+from inspector.hosts.codex.config import CODEX_DIR, CONFIG_TOML, HOOKS_JSON, codex_home
+from inspector.hosts.codex.events import DEFAULT_TIMEOUT_S, EVENTS
+from inspector.hosts.codex.hooks_file import merge, take_out
+from inspector.hosts.codex.trust_file import trust, untrust
+from inspector.hosts.install_files import through_link
+from inspector.hosts.install_relay import project_or_user, relay_hook
+from inspector.hosts.installer import Options, Place
+
+DEFAULT_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "Stop",
+)
+
+
+class CodexInstaller:
+    no_inspector: tuple[str, ...] = ()
+
+    def install(self, place: Place, options: Options) -> str:
+        if options.http or options.mod:
+            raise ConfigError(
+                "--http" if options.http else "--mod", "Codex has no such hooks: leave it out"
+            )
+        hook = relay_hook(NAME, place, options, EVENTS, DEFAULT_EVENTS, DEFAULT_TIMEOUT_S)
+        file = hooks_file(place)
+        handler = {"type": "command", "command": hook.command, "timeout": hook.timeout_s}
+        saved, target, written = merge(file, handler, hook.events, options.matcher)
+        trusted = trust(config_file(), written)
+        where = f" (the file as it was: {saved})" if saved else ""
+        linked = through_link(file, target)
+        return f"the relay runs on {', '.join(hook.events)} in {file}{where}{linked}; {trusted}"
+
+    def snippet(self, place: Place, options: Options) -> None:
+        return None
+
+    def uninstall(self, place: Place) -> str:
+        project_or_user(NAME, place)
+        file = hooks_file(place)
+        said = [done for done in (take_out(file), untrust(config_file(), file)) if done]
+        if said:
+            return "; ".join(said)
+        if not file.exists():
+            return f"{file} does not exist: nothing to take out"
+        return f"the relay is not in {file}: nothing taken out"
+
+
+def hooks_file(place: Place) -> Path:
+    if place.user:
+        return codex_home() / HOOKS_JSON
+    return (place.project or Path.cwd()).absolute() / CODEX_DIR / HOOKS_JSON
+
+
+def config_file() -> Path:
+    """The user's config.toml, where Codex keeps hook trust."""
+    return codex_home() / CONFIG_TOML
+
+
+INSTALLER = CodexInstaller()

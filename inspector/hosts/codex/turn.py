@@ -1,0 +1,202 @@
+"""Play scenario turns the way `codex exec` fires its hooks (codex-cli 0.171.0), with no model.
+
+A session: SessionStart (source "startup"), each turn, then SessionEnd (reason "other"). Per
+turn: UserPromptSubmit (a block ends the turn before the model sees the prompt); per round, for
+each tool call in order, PreToolUse, then the tool unless a hook blocked it, then PostToolUse;
+after the final answer, Stop. The model's shell tool (`exec_command`, `{"cmd": ...}`, or a
+scenario's `Bash`) reaches hooks as tool_name Bash with tool_input {"command": ...}, and its
+tool_response is the command's output as text.
+
+A blocked PreToolUse keeps the command from running, and the model reads Codex's words:
+`Command blocked by PreToolUse hook: REASON. Command: COMMAND`. An allow with updatedInput runs
+the rewritten input. A blocked Stop gives the model its reason as a new prompt; it answers again
+(the runner repeats the final answer) and Stop fires with stop_hook_active true; a second block
+in a row ends the turn (`stop_loop`; Codex's own limit is not measured here). A continue: false
+ends the turn where it comes.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from inspector.hosts.codex.answer import BLOCK, STOP
+from inspector.hosts.codex.events import (
+    MODEL_SHELL_TOOL,
+    POST_TOOL_USE,
+    PRE_TOOL_USE,
+    SESSION_END,
+    SESSION_START,
+    SHELL_TOOL,
+    USER_PROMPT_SUBMIT,
+)
+from inspector.hosts.codex.events import STOP as STOP_EVENT
+from inspector.hosts.codex.outcome import CodexOutcome
+from inspector.hosts.codex.templates import CodexSession
+from inspector.scenario import Round, Scenario, ScriptedCall, Turn
+
+JSONObject = dict[str, Any]
+
+SOURCE = "scenario"
+STOP_BLOCKS = 2  # blocked Stops in a row after which the runner ends the turn
+
+COMPLETED = "completed"
+PROMPT_BLOCKED = "prompt_blocked"
+STOPPED = "stopped"
+STOP_LOOP = "stop_loop"
+
+
+class CodexEvents(Protocol):
+    """What the runner needs of CodexHooks."""
+
+    project_dir: str
+
+    async def fire(
+        self,
+        event: str,
+        payload: JSONObject,
+        *,
+        source: str,
+        turn: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> CodexOutcome: ...
+
+
+@dataclass(slots=True)
+class ToolUse:
+    tool_use_id: str
+    tool: str  # as hooks see it (Bash for the shell)
+    tool_input: JSONObject  # what the tool got, after any updatedInput
+    ran: bool
+    told: str = ""  # what the model reads of the call
+
+
+@dataclass(slots=True)
+class CodexTurnOutcome:
+    turn_id: str
+    status: str = COMPLETED
+    reason: str = ""
+    final_content: str = ""
+    events: list[CodexOutcome] = field(default_factory=list)
+    tool_uses: list[ToolUse] = field(default_factory=list)
+    context: list[str] = field(default_factory=list)  # additionalContext the model got
+    stop_reasons: list[str] = field(default_factory=list)
+
+
+class _TurnEnded(Exception):
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(status)
+        self.status, self.reason = status, reason
+
+
+def hook_tool(call: ScriptedCall) -> tuple[str, JSONObject]:
+    """The tool name and input hooks see for the model's call."""
+    if call.tool in (MODEL_SHELL_TOOL, SHELL_TOOL):
+        command = call.arguments.get("cmd", call.arguments.get("command", ""))
+        return SHELL_TOOL, {"command": command}
+    return call.tool, dict(call.arguments)
+
+
+def blocked_words(reason: str, tool_input: JSONObject) -> str:
+    """What the model reads of a call a PreToolUse hook blocked."""
+    return f"Command blocked by PreToolUse hook: {reason}. Command: {tool_input.get('command', '')}"
+
+
+class CodexTurnRunner:
+    def __init__(self, hooks: CodexEvents, *, transcript_path: str | None = None) -> None:
+        self.hooks = hooks
+        self.transcript_path = transcript_path
+        self._turns = 0
+        self._calls = 0
+
+    async def run(self, scenario: Scenario) -> list[CodexTurnOutcome]:
+        session = CodexSession(
+            _session_id(scenario.session),
+            self.hooks.project_dir,
+            model=scenario.model,
+            transcript_path=self.transcript_path or "",
+        )
+        start = await self._fire(session, SESSION_START, {"source": "startup"}, None)
+        outcomes = [await self.run_turn(session, turn) for turn in scenario.turns]
+        end = await self._fire(session, SESSION_END, {"reason": "other"}, None)
+        if outcomes:
+            outcomes[0].events.insert(0, start)
+            outcomes[0].context[:0] = start.context
+            outcomes[-1].events.append(end)
+        return outcomes
+
+    async def run_turn(self, session: CodexSession, turn: Turn) -> CodexTurnOutcome:
+        self._turns += 1
+        session.new_turn()
+        outcome = CodexTurnOutcome(f"turn-{self._turns}")
+        try:
+            await self._step(session, outcome, USER_PROMPT_SUBMIT, {"prompt": turn.user})
+            for rnd in turn.rounds:
+                await self._round(session, outcome, rnd)
+            outcome.final_content = turn.rounds[-1].content if turn.rounds else ""
+            await self._stop(session, outcome)
+        except _TurnEnded as ended:
+            outcome.status, outcome.reason = ended.status, ended.reason
+        return outcome
+
+    def next_tool_use_id(self) -> str:
+        self._calls += 1
+        return f"call_{self._calls:04d}"
+
+    async def _fire(
+        self, session: CodexSession, event: str, fields: JSONObject, turn: str | None
+    ) -> CodexOutcome:
+        payload = session.payload(event, fields)
+        return await self.hooks.fire(event, payload, source=SOURCE, turn=turn)
+
+    async def _step(
+        self, session: CodexSession, outcome: CodexTurnOutcome, event: str, fields: JSONObject
+    ) -> CodexOutcome:
+        result = await self._fire(session, event, fields, outcome.turn_id)
+        outcome.events.append(result)
+        outcome.context.extend(result.context)
+        if result.verdict == STOP:
+            raise _TurnEnded(STOPPED, result.reason)
+        if result.verdict == BLOCK and event == USER_PROMPT_SUBMIT:
+            raise _TurnEnded(PROMPT_BLOCKED, result.reason)
+        return result
+
+    async def _round(self, session: CodexSession, outcome: CodexTurnOutcome, rnd: Round) -> None:
+        for call in rnd.tool_calls:
+            tool, tool_input = hook_tool(call)
+            use = ToolUse(self.next_tool_use_id(), tool, tool_input, ran=True)
+            outcome.tool_uses.append(use)
+            ids = {"tool_name": tool, "tool_input": tool_input, "tool_use_id": use.tool_use_id}
+            before = await self._step(session, outcome, PRE_TOOL_USE, ids)
+            if before.verdict == BLOCK:
+                use.ran, use.told = False, blocked_words(before.reason, tool_input)
+                continue
+            if before.updated_input is not None:
+                use.tool_input = before.updated_input
+            use.told = call.for_llm
+            after = {
+                "tool_name": tool,
+                "tool_input": use.tool_input,
+                "tool_response": call.for_llm,
+                "tool_use_id": use.tool_use_id,
+            }
+            await self._step(session, outcome, POST_TOOL_USE, after)
+
+    async def _stop(self, session: CodexSession, outcome: CodexTurnOutcome) -> None:
+        for blocked in range(STOP_BLOCKS):
+            fields = {
+                "stop_hook_active": blocked > 0,
+                "last_assistant_message": outcome.final_content,
+            }
+            result = await self._step(session, outcome, STOP_EVENT, fields)
+            if result.verdict != BLOCK:
+                return
+            outcome.stop_reasons.append(result.reason)
+        raise _TurnEnded(STOP_LOOP, outcome.stop_reasons[-1])
+
+
+def _session_id(name: str) -> str:
+    """A UUID for the scenario's session, the same every run (Codex's ids are UUIDs)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"hook-inspector:codex:{name}"))

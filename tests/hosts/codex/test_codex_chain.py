@@ -1,0 +1,74 @@
+"""Codex's rules over one event's hooks (codex-cli 0.171.0): parallel runs, exit codes, the
+first blocking reason in config order, the last rewrite to finish, and what Codex refuses."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from inspector.config.model import CommandHookSpec
+from inspector.hosts.codex.chain import CodexHooks
+from inspector.hosts.codex.relay_answer import codex_output
+from inspector.hosts.codex.templates import example_payload
+from inspector.journal.journal import Journal
+
+SHELL = ("/bin/sh", "-c")
+
+
+def _hooks(tmp_path: Path, *commands: str) -> CodexHooks:
+    specs = [
+        CommandHookSpec(
+            name=f"h{index}", host="codex", event="PreToolUse", command=command, timeout_ms=5000
+        )
+        for index, command in enumerate(commands)
+    ]
+    return CodexHooks(specs, Journal(), project_dir=tmp_path, shell=SHELL)
+
+
+def _answer(value: object) -> str:
+    return f"cat > /dev/null; echo {shlex.quote(json.dumps(value))}"
+
+
+async def test_the_first_blocking_reason_in_config_order_wins_not_the_first_to_finish(
+    tmp_path: Path,
+) -> None:
+    hooks = _hooks(
+        tmp_path,
+        "cat > /dev/null; sleep 0.3; echo slow >&2; exit 2",
+        "cat > /dev/null; echo fast >&2; exit 2",
+    )
+    outcome = await hooks.fire(
+        "PreToolUse", example_payload("PreToolUse", str(tmp_path)), source="t"
+    )
+    assert (outcome.verdict, outcome.reason, outcome.by) == ("block", "slow", ("h0", "h1"))
+
+
+async def test_exit_2_without_stderr_and_allow_without_updated_input_fail_open(
+    tmp_path: Path,
+) -> None:
+    allow = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+    hooks = _hooks(tmp_path, "cat > /dev/null; exit 2", _answer(allow), "cat >/dev/null; exit 1")
+    outcome = await hooks.fire(
+        "PreToolUse", example_payload("PreToolUse", str(tmp_path)), source="t"
+    )
+    assert outcome.verdict == "continue"
+    assert [run.answer.reason for run in outcome.runs] == [
+        "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr",
+        "PreToolUse hook returned unsupported permissionDecision:allow",
+        "hook exited with code 1",
+    ]
+
+
+async def test_a_deny_reaches_codex_as_json_it_reads(tmp_path: Path) -> None:
+    deny = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "no",
+        }
+    }
+    outcome = await _hooks(tmp_path, _answer(deny)).fire(
+        "PreToolUse", example_payload("PreToolUse", str(tmp_path)), source="t"
+    )
+    assert json.loads(codex_output(outcome).stdout) == deny

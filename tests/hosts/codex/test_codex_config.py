@@ -1,0 +1,77 @@
+"""Codex's hook files read as Codex 0.171.0 reads them: both hooks.json files and [hooks] in
+config.toml, user first; problems named file:line:key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inspector.config.errors import ConfigError
+from inspector.hosts.codex.config import read_codex
+
+
+def _project(tmp_path: Path, hooks: object) -> Path:
+    folder = tmp_path / "project" / ".codex"
+    folder.mkdir(parents=True)
+    (folder / "hooks.json").write_text(json.dumps({"hooks": hooks}, indent=2))
+    return folder.parent
+
+
+def test_user_and_project_files_load_user_first_and_toml_state_is_not_an_event(
+    tmp_path: Path, home: Path
+) -> None:
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(
+        '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "user-stop"\n'
+        '[hooks.state."/x/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:0"\n'
+    )
+    handler = {"type": "command", "command": "python3 guard.py", "timeout": 5}
+    project = _project(tmp_path, {"PreToolUse": [{"matcher": "^Bash$", "hooks": [handler]}]})
+
+    read = read_codex(project)
+
+    specs = read.config.command_hooks
+    assert [(s.name, s.level, s.timeout_ms) for s in specs] == [
+        ("Stop:user-stop", "user", 600_000),
+        ("PreToolUse:guard.py", "project", 5_000),
+    ]
+    assert read.warnings == ()
+
+
+def test_a_bad_group_in_config_toml_is_named_by_file_line_and_key(tmp_path: Path) -> None:
+    folder = tmp_path / "project" / ".codex"
+    folder.mkdir(parents=True)
+    (folder / "config.toml").write_text(
+        'model = "x"\n\n[[hooks.PreToolUse]]\nmatcher = "["\n[[hooks.PreToolUse.hooks]]\n'
+        'type = "command"\ncommand = "guard"\n'
+    )
+    with pytest.raises(ConfigError) as raised:
+        read_codex(folder.parent)
+    assert (raised.value.line, raised.value.key) == (4, "hooks.PreToolUse[0].matcher")
+
+
+def test_unknown_keys_and_events_load_with_codexs_words_and_a_did_you_mean(
+    tmp_path: Path,
+) -> None:
+    handler = {"type": "command", "command": "guard", "timeot": 5}
+    project = _project(tmp_path, {"PreToolUse": [{"hooks": [handler]}], "PreTooluse": []})
+
+    read = read_codex(project)
+
+    said = [(w.key, w.finding.code, w.finding.message) for w in read.warnings]
+    assert said == [
+        (
+            "hooks.PreToolUse[0].hooks[0].timeot",
+            "codex-unknown-setting",
+            'timeot: ignored (did you mean "timeout"?)',
+        ),
+        (
+            "hooks.PreTooluse",
+            "codex-unknown-event",
+            'unknown hook event "PreTooluse" (did you mean "PreToolUse"?):'
+            " Codex never runs its hooks",
+        ),
+    ]
+    assert read.warnings[0].line == 9  # the key's own line in the JSON

@@ -1,0 +1,42 @@
+"""hook-inspector's own Codex emulation, driven like a real `codex exec` run: the same hooks, the
+same prompt, and the fake model's script as a scenario."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from codex_cli import MODEL
+from fake_responses import Reply
+
+from inspector.hosts.codex.chain import CodexHooks
+from inspector.hosts.codex.config import read_codex
+from inspector.hosts.codex.turn import CodexTurnOutcome
+from inspector.journal.journal import Journal
+from inspector.scenario import Round, Scenario, ScriptedCall, Turn
+
+
+def scenario_like(
+    prompt: str, script: Sequence[Reply], results: Mapping[str, str] | None = None
+) -> Scenario:
+    """One turn: `prompt`, then a round per reply; a call's result is looked up by call id."""
+    results = results or {}
+    rounds = tuple(
+        Round(
+            reply.text,
+            tuple(
+                ScriptedCall(call.name, call.arguments, result=results.get(call.call_id, ""))
+                for call in reply.tool_calls
+            ),
+        )
+        for reply in script
+    )
+    return Scenario(name="like a codex exec run", turns=(Turn(prompt, rounds),), model=MODEL)
+
+
+async def emulate(project: Path, scenario: Scenario) -> CodexTurnOutcome:
+    """Play `scenario` against the project's (and the user's) Codex hooks."""
+    read = read_codex(project)
+    hooks = CodexHooks(read.config.command_hooks, Journal(), project_dir=project)
+    [outcome] = await hooks.turn_runner().run(scenario)
+    return outcome

@@ -1,0 +1,33 @@
+"""Where hook-inspector's Codex emulation differs from the real Codex CLI, per version, each with
+why. The tests assert these exactly: fixing the emulation makes a test fail until its entry goes.
+
+Values each run makes anew (session_id, turn_id) are not differences and are not listed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Gap:
+    why: str
+    keys: tuple[str, ...] = ()  # the payload keys whose values differ, where that is the gap
+
+
+# codex exec writes a rollout file per session and names it; the emulation writes none, so its
+# transcript_path is null (the schema's NullableString allows it).
+TRANSCRIPT_PATH = Gap(
+    "no rollout file in the emulation: transcript_path is null", ("transcript_path",)
+)
+
+# Real Codex reports a command's output to the model with its own header (Chunk ID, Wall time,
+# exit code, token count); the emulation tells the model the scripted result alone.
+TOOL_OUTPUT_WORDS = Gap("the model reads the scripted result without Codex's header")
+
+GAPS: dict[str, tuple[Gap, ...]] = {
+    "0.171.0": (TRANSCRIPT_PATH, TOOL_OUTPUT_WORDS),
+}
+
+
+def differs(version: str, gap: Gap) -> bool:
+    return gap in GAPS.get(version, ())
