@@ -85,3 +85,21 @@ def test_a_before_model_hook_rewrites_what_reaches_the_model(
     [call] = read_calls(log)
     messages = call.payload["llm_request"]["messages"]
     assert PROMPT in messages[-1]["content"]  # what the hook saw was the user's request
+
+
+def test_a_before_tool_rewrite_is_the_command_that_runs(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log, "rewrite"), ("BeforeTool", "AfterTool"))
+    _, api = play(gemini_cli, gemini_project, home, [Reply(calls=(shell(RISKY),)), Reply("Ok.")])
+
+    assert (gemini_project / "rewritten.txt").exists() and not (
+        gemini_project / "made.txt"
+    ).exists()
+    after = read_calls(log)[-1]
+    assert after.event == "AfterTool"  # it sees the command that ran, not the model's
+    assert after.payload["tool_input"] == {"command": "touch rewritten.txt"}
+    [told] = api.function_responses()
+    said = "[System] Tool input parameters were modified by a hook before execution."
+    assert told["response"]["output"].endswith(f"\n\n{said}")

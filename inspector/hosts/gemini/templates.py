@@ -7,8 +7,8 @@ is Gemini CLI's stable request: model, messages (role and the text of each conte
 joined; a content with no text left out) and config (temperature, maxOutputTokens, topP, topK,
 the ones set). AfterModel adds llm_response: text, candidates (content with the text parts,
 finishReason, index), usageMetadata. The hook's environment gets GEMINI_PROJECT_DIR,
-GEMINI_CWD and CLAUDE_PROJECT_DIR (the project), GEMINI_SESSION_ID and GEMINI_PLANS_DIR, and
-the handler's own `env`."""
+GEMINI_CWD and CLAUDE_PROJECT_DIR (the project), GEMINI_SESSION_ID and GEMINI_PLANS_DIR, the
+CLI's own GEMINI_CLI_NO_RELAUNCH, and the handler's own `env`."""
 
 from __future__ import annotations
 
@@ -83,6 +83,7 @@ class GeminiSession:
             "GEMINI_CWD": self.project_dir,
             "GEMINI_SESSION_ID": self.session_id,
             "CLAUDE_PROJECT_DIR": self.project_dir,
+            "GEMINI_CLI_NO_RELAUNCH": "true",  # the CLI's own, set at start: its hooks inherit it
         }
 
 

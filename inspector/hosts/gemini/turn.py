@@ -11,7 +11,8 @@ What the hooks change is what the model would see: BeforeAgent's additionalConte
 prompt; BeforeModel's llm_request replaces the request's messages (each text-bearing message in
 order, the rest kept) and its model and config; a BeforeModel deny ends the turn with its reason
 (model_blocked); BeforeToolSelection's toolConfig is the tools offered; BeforeTool's tool_input
-replaces the call's arguments (0.61.0 builds the call from it alone); a blocked call is not run
+replaces the call's arguments (0.61.0 builds the call from it alone, shows AfterTool those, and
+adds a line to the result saying a hook changed them); a blocked call is not run
 and the model is told `Tool execution blocked: REASON`; AfterTool's deny replaces the result with
 `Tool result blocked: REASON` and its additionalContext is added in `<hook_context>`. Any
 `continue: false` ends the turn (stopped); on a tool event the model is told `Agent execution
@@ -57,6 +58,7 @@ COMPLETED = "completed"
 PROMPT_BLOCKED = "prompt_blocked"  # BeforeAgent denied: the prompt is dropped
 MODEL_BLOCKED = "model_blocked"  # BeforeModel or AfterModel denied: the turn ends
 STOPPED = "stopped"  # a hook answered continue: false
+INPUT_CHANGED = "[System] Tool input parameters were modified by a hook before execution."
 
 
 class GeminiEvents(Protocol):
@@ -227,10 +229,12 @@ class _Play:
             return
         arguments = before.tool_input if before.tool_input is not None else asked_for
         told = call.error if call.error is not None else call.result
+        if before.tool_input is not None:
+            told += f"\n\n{INPUT_CHANGED}"
         response = tool_response(call.result, call.error)
-        after = await self.fire(
+        after = await self.fire(  # 0.61.0 shows AfterTool the arguments the tool ran with
             AFTER_TOOL,
-            {"tool_name": call.tool, "tool_input": asked_for, "tool_response": response},
+            {"tool_name": call.tool, "tool_input": arguments, "tool_response": response},
         )
         use = ToolUse(call.tool, arguments, True, told, call.error is not None, asked_for)
         if after.stopped:

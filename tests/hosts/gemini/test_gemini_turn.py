@@ -88,6 +88,8 @@ async def test_a_rewritten_call_runs_with_the_hook_s_arguments_alone(tmp_path: P
     outcome = await play(tmp_path, spec(reply(0, rewrite)))
     [use] = outcome.tool_uses
     assert use.ran and use.tool_input == {"command": "ls"}
+    changed = "[System] Tool input parameters were modified by a hook before execution."
+    assert use.told == f"removed\n\n{changed}"
 
 
 async def test_continue_false_on_before_tool_ends_the_turn(tmp_path: Path) -> None:
@@ -108,3 +110,10 @@ async def test_a_before_model_deny_ends_the_turn_before_the_model(tmp_path: Path
     outcome = await play(tmp_path, spec(reply(2, "", "no model today"), "BeforeModel"))
     assert (outcome.status, outcome.reason) == ("model_blocked", "no model today")
     assert outcome.model_requests == [] and outcome.tool_uses == []
+
+
+async def test_after_tool_sees_the_arguments_the_tool_ran_with(tmp_path: Path) -> None:
+    record = tmp_path / "after.json"
+    rewrite = {"hookSpecificOutput": {"tool_input": {"command": "ls"}}}
+    await play(tmp_path, spec(reply(0, rewrite)), spec(f"cat > {record}", "AfterTool"))
+    assert json.loads(record.read_text())["tool_input"] == {"command": "ls"}

@@ -1,0 +1,108 @@
+"""hook-inspector's Gemini CLI emulation against the real `gemini -p` (pinned in gemini_cli.py):
+one session with a recording hook on every event, run by the real CLI against the fake Gemini
+API and by the emulation's turn runner over the same settings, compared hook call by hook call:
+the events in order, each payload's keys in order and their values (ids, times and folders as
+patterns), and the variables each hook's environment gained. Known differences are the data in
+gemini_gaps.py; the test asserts them exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import gemini_gaps
+from fake_gemini import Reply, shell
+from gemini_cli import GeminiCli
+from gemini_fixtures import gemini_cli, gemini_project  # noqa: F401 (fixtures used by name)
+from recorded_hooks import HookCall, read_calls, recording_settings
+from test_gemini_real import PROMPT, play, recorder
+
+from inspector.hooks.approvals import Approvals
+from inspector.hosts.gemini.chain import GeminiHooks
+from inspector.hosts.gemini.config import read_gemini
+from inspector.hosts.gemini.events import EVENTS
+from inspector.journal.journal import Journal
+from inspector.scenario import Round, Scenario, ScriptedCall, Turn
+
+JSONObject = dict[str, Any]
+
+SCRIPT = [Reply(calls=(shell("touch made.txt"),)), Reply("Done.")]
+VOLATILE = {
+    "session_id": "<session_id>",
+    "transcript_path": "<transcript_path>",
+    "timestamp": "<timestamp>",
+}
+
+
+def scenario_like(prompt: str, script: list[Reply]) -> Scenario:
+    rounds = tuple(
+        Round(
+            reply.text,
+            tuple(ScriptedCall(call.name, dict(call.args), result="") for call in reply.calls),
+        )
+        for reply in script
+    )
+    return Scenario(name="like a gemini -p session", turns=(Turn(prompt, rounds),))
+
+
+def flattened(value: Any, path: str = "") -> dict[str, Any]:
+    """Every leaf of `value` by its key path (lists whole)."""
+    if isinstance(value, dict) and value:
+        leaves: dict[str, Any] = {}
+        for key, item in value.items():
+            leaves |= flattened(item, f"{path}.{key}" if path else key)
+        return leaves
+    return {path: value}
+
+
+def comparable(call: HookCall) -> JSONObject:
+    payload = {key: VOLATILE.get(key, value) for key, value in call.payload.items()}
+    return {f"{call.event}.{path}": value for path, value in flattened(payload).items()}
+
+
+def test_every_hook_payload_matches_the_emulation_key_by_key(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    settings = recording_settings(recorder(log), EVENTS)
+    (gemini_project / ".gemini" / "settings.json").write_text(json.dumps(settings))
+    run, api = play(gemini_cli, gemini_project, home, SCRIPT)
+    real = read_calls(log)
+    log.unlink()
+
+    read = read_gemini(gemini_project)
+    hooks = GeminiHooks(
+        read.config.command_hooks, Journal(), Approvals(), project_dir=gemini_project
+    )
+    asyncio.run(hooks.turn_runner().run(scenario_like(PROMPT, SCRIPT)))
+    emulated = read_calls(log)
+
+    assert [call.event for call in emulated] == [call.event for call in real]
+    for mine, theirs in zip(emulated, real, strict=True):
+        assert list(mine.payload) == list(theirs.payload), mine.event
+        assert mine.stdin.endswith("}") and theirs.stdin.endswith("}")  # no newline after it
+    differing: dict[str, str] = {}
+    for mine, theirs in zip(emulated, real, strict=True):
+        ours, real_values = comparable(mine), comparable(theirs)
+        assert ours.keys() == real_values.keys(), mine.event
+        differing |= {path: "" for path in ours if ours[path] != real_values[path]}
+    assert sorted(differing) == sorted(gemini_gaps.GAPS[gemini_cli.version])
+    assert "Tidy up the project." in real[3].payload["llm_request"]["messages"][0]["content"]
+
+    def gained(call: HookCall, started: dict[str, str]) -> set[str]:
+        return {name for name in call.env_added(started) if re.match(r"(GEMINI|CLAUDE)_", name)}
+
+    real_env = gained(real[0], run.env)
+    assert real_env == gained(emulated[0], {})
+    assert real_env == {
+        "GEMINI_PROJECT_DIR",
+        "GEMINI_PLANS_DIR",
+        "GEMINI_CWD",
+        "GEMINI_SESSION_ID",
+        "CLAUDE_PROJECT_DIR",
+        "GEMINI_CLI_NO_RELAUNCH",
+    }
+    assert api.unscripted == 0
