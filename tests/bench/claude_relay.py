@@ -108,10 +108,12 @@ def hook_run(command: str, env: dict[str, str]) -> bytes:
 
 
 @contextmanager
-def serving(folder: Path, hook_command: str, socket: Path, env: dict[str, str]) -> Iterator[None]:
-    """A headless inspector whose config runs `hook_command` on PreToolUse."""
+def serving(
+    folder: Path, hook_command: str, socket: Path, env: dict[str, str], *, host: str = "claude"
+) -> Iterator[None]:
+    """A headless inspector whose config runs `hook_command` as `host`'s PreToolUse hook."""
     config = folder / "inspector.yaml"
-    hook = {"kind": "command", "host": "claude", "event": "PreToolUse", "command": hook_command}
+    hook = {"kind": "command", "host": host, "event": "PreToolUse", "command": hook_command}
     config.write_text(json.dumps({"hooks": {"hook": hook}}))
     argv = [str(CONSOLE_SCRIPT), "serve", str(config), "--socket", str(socket), "--json"]
     inspector = subprocess.Popen(
