@@ -1,5 +1,5 @@
-"""One relayed command-hook event (Claude Code, j-cli) by the command relay: the relay sends the
-event and waits; the inspector answers it (relayed_call.py) by the relay's deadline, and the
+"""One relayed command-hook event (Claude Code, j-cli, ...) by the command relay: the relay sends
+the event and waits; the inspector answers it (relayed_call.py) by the relay's deadline, and the
 answer becomes the hook's stdout, stderr and exit code."""
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class CommandSession(RelayedCall):
         self._reader = reader
         self._writer = writer
         self._max_line = max_line
+        self._env_prefixes = command.env_prefixes
 
     async def serve(self) -> None:
         try:
@@ -76,7 +77,7 @@ class CommandSession(RelayedCall):
         payload = event_payload(self.host, stdin, raw)
         env = message.get("env")
         env = {k: v for k, v in env.items() if isinstance(v, str)} if isinstance(env, dict) else {}
-        host_env = command_wire.host_env(self.host, env)
+        host_env = command_wire.host_env(self._env_prefixes, env)
         cwd = message.get("cwd")
         folder = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
         return RelayedEvent(payload, stdin.removesuffix("\n"), host_env, folder)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.bridge.command_greeting import CommandGreeting, read_command
-from inspector.host_names import OPENCLAW
+from inspector.hosts.registry import HOSTS, plugin_host_named
 from inspector.relay.command_wire import COMMAND_KEY
 from inspector.relay.proof import PROOF_KEY, matches
 from inspector.relay.wire import DEFAULT_DEADLINES_MS, GREETING_KEY, PIPES_KEY, WIRE_VERSION
@@ -16,7 +16,6 @@ from inspector.safe_text import one_line
 
 NAME_LIMIT = 64
 PLUGIN_KEY = "plugin"
-PLUGIN_HOSTS = (OPENCLAW,)  # hosts whose hooks are functions in a plugin of ours
 DEFAULT_NAME = "relay"
 
 
@@ -82,10 +81,11 @@ def _pipes(raw: Any, name: str) -> bool:
 
 
 def _plugin(raw: Any, name: str) -> str:
-    host = raw.get("host") if isinstance(raw, dict) else None
-    if host not in PLUGIN_HOSTS:
-        raise Refused(f"plugin.host must be one of {', '.join(PLUGIN_HOSTS)}", name)
-    return str(host)
+    host = plugin_host_named(raw.get("host") if isinstance(raw, dict) else None)
+    if host is None:
+        names = ", ".join(host.name for host in HOSTS if host.bridge_plugin)
+        raise Refused(f"plugin.host must be one of {names}", name)
+    return host.name
 
 
 def wrong_version(version: Any) -> str | None:

@@ -30,17 +30,17 @@ from inspector.bridge.relayed_call import (
     read_event,
 )
 from inspector.hooks.run_http import INSIDE_HEADER
-from inspector.host_names import CLAUDE
 from inspector.hosts.host import ABSENT, HookOutput
 from inspector.hosts.http_endpoint import LOOPBACK, PATH, TOKEN_HEADER, Endpoint, token_matches
+from inspector.hosts.registry import posting_host
 from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
-from inspector.relay.command_wire import DEFAULT_TIMEOUT_MS
 
 if TYPE_CHECKING:
     from inspector.engine import Engine
 
-LABEL = CLAUDE  # the exchanges' hook, as the command relay's: `hook:claude` finds both
+HOST = posting_host()
+LABEL = HOST.name  # the exchanges' hook, as the command relay's: `hook:claude` finds both
 NO_TOKEN = "an HTTP hook request without hook-inspector's token"
 WRONG_TOKEN = "an HTTP hook request with a token that is not hook-inspector's"
 JSON_TYPE = "application/json"
@@ -102,7 +102,7 @@ class HttpCall(RelayedCall):
     def __init__(
         self, engine: Engine, request: web.Request, timeout_ms: int, max_body: int
     ) -> None:
-        super().__init__(engine, CLAUDE, LABEL, timeout_ms)
+        super().__init__(engine, HOST.name, LABEL, timeout_ms)
         self._request = request
         self._max_body = max_body
         self._response: web.StreamResponse | None = None
@@ -125,7 +125,7 @@ class HttpCall(RelayedCall):
             text = body.decode()
         except UnicodeDecodeError as error:
             raise NotAnEvent(f"the host's stdin is not JSON: {error}", body[:HEAD]) from None
-        payload = event_payload(CLAUDE, text, body[:HEAD])
+        payload = event_payload(HOST.name, text, body[:HEAD])
         cwd = payload.get("cwd")
         folder = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
         return RelayedEvent(payload, text, {}, folder)
@@ -146,4 +146,4 @@ class HttpCall(RelayedCall):
 def _timeout_ms(request: web.Request) -> int:
     """The handler's timeout, which install puts in the URL; Claude Code's default without."""
     given = request.query.get("timeout", "")
-    return int(given) * 1000 if given.isdigit() and int(given) > 0 else DEFAULT_TIMEOUT_MS[CLAUDE]
+    return int(given) * 1000 if given.isdigit() and int(given) > 0 else HOST.default_timeout_ms

@@ -1,7 +1,8 @@
-"""One connected relay: its agent's JSON-RPC lines come in, the inspector's answers go out over the
-relay's socket. The lines come through that socket too, or straight from the agent's stdin when
-the relay lent it (see wire.py: the socket then also carries which calls were taken, and a
-heartbeat, and ends when the relay takes its stdin back).
+"""One connected relay of JSON-RPC process hooks (PicoClaw's, the registry's NATIVE host): its
+agent's JSON-RPC lines come in, the inspector's answers go out over the relay's socket. The
+lines come through that socket too, or straight from the agent's stdin when the relay lent it
+(see wire.py: the socket then also carries which calls were taken, and a heartbeat, and ends
+when the relay takes its stdin back).
 
 Each request is answered on its own task, so a slow approval never holds up another call; every
 request and its answer are journaled as an exchange of the relay (source `relay:<label>`) with
@@ -20,11 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.greeting import Greeting
 from inspector.bridge.lent_stdin import LentStdin
-from inspector.host_names import PICOCLAW
 from inspector.hosts.after_answer import answer_first
 from inspector.hosts.deadline import CallDeadline
 from inspector.hosts.host import HookOutput, Relayed
-from inspector.hosts.registry import host_named
+from inspector.hosts.registry import NATIVE
 from inspector.hosts.runtime import Runtime
 from inspector.journal.records import (
     STATUS_CANCELLED,
@@ -72,7 +72,7 @@ class RelaySession:
         self.engine = engine
         self.label = label
         self.source = f"relay:{label}"
-        self._host = host_named(PICOCLAW)
+        self._host = NATIVE
         self.greeting = greeting
         self.peer = peer
         self._reader = reader  # the relay's socket
@@ -282,7 +282,7 @@ class RelaySession:
     def _noise(self, line: Line, code: str, problem: str) -> None:
         self.engine.journal.append(
             Noise(
-                host=PICOCLAW,
+                host=NATIVE.name,
                 hook=self.label,
                 line=line.data.decode("utf-8", errors="replace"),
                 size=line.size,
@@ -338,7 +338,7 @@ class RelaySession:
     def _runtime(self) -> Runtime:
         """The session's PicoClaw hooks; none when it runs another host's, so the relayed calls
         still meet the intercept and are journalled."""
-        return self.engine.runtime_of(PICOCLAW)
+        return self.engine.runtime_of(NATIVE.name)
 
     def _record_request(
         self,
@@ -349,7 +349,7 @@ class RelaySession:
     ) -> Exchange:
         return self.engine.journal.append(
             Exchange(
-                host=PICOCLAW,
+                host=NATIVE.name,
                 hook=self.label,
                 method=method,
                 request=message,
@@ -402,7 +402,7 @@ class RelaySession:
     def _lifecycle(self, state: str, detail: str) -> None:
         self.engine.journal.append(
             Lifecycle(
-                host=PICOCLAW, hook=self.label, state=state, pid=self.greeting.pid, detail=detail
+                host=NATIVE.name, hook=self.label, state=state, pid=self.greeting.pid, detail=detail
             )
         )
 

@@ -33,7 +33,7 @@ from inspector.config.errors import ConfigError
 from inspector.hosts.http_endpoint import read_endpoint
 from inspector.journal.records import Lifecycle
 from inspector.protocol.framing import KEEP_LIMIT
-from inspector.relay import wire
+from inspector.relay import command_wire, wire
 from inspector.relay.command_wire import INSIDE_INSPECTOR
 from inspector.relay.stdio import passable
 from inspector.relay.wire import read_token
@@ -327,10 +327,12 @@ class Listener:
     async def _serve_command(
         self, greeting: Greeting, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
+        command = greeting.command
+        assert command is not None
         session = CommandSession(self.engine, greeting, reader, writer, max_line=self.max_line)
         self.command_sessions.add(session)
         self._connections.discard(writer)
-        writer.write(wire.welcome(True))
+        writer.write(command_wire.welcome(command.timeout_ms, command.env_prefixes))
         try:
             await session.serve()
         finally:

@@ -1,5 +1,6 @@
-"""One OpenClaw Gateway's bridge plugin (inspector/hosts/openclaw/plugin): a connection that stays
-open while the Gateway runs and carries every hook it fires.
+"""One agent's bridge plugin (OpenClaw's Gateway: inspector/hosts/openclaw/plugin): a connection
+that stays open while the agent runs and carries every hook it fires. The greeting names the
+host (`plugin.host`); the registry's host of that name answers its calls.
 
 After the welcome the plugin sends one JSON object a line:
 
@@ -25,7 +26,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.greeting import Greeting
-from inspector.host_names import OPENCLAW
 from inspector.hosts.deadline import DEADLINE_CODE, CallDeadline
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.registry import host_named
@@ -49,12 +49,10 @@ if TYPE_CHECKING:
 
 JSONObject = dict[str, Any]
 READ_CHUNK = 1 << 16
-KIND = "OpenClaw hook"
-OPENCLAW_TIMEOUT_MS = 15000  # OpenClaw's own for a handler that names none
 ON_ITS_OWN = "The bridge plugin answers by itself, as its noInspector setting says"
 NO_HOOKS = (
-    "hook-inspector's config has no OpenClaw plugin: the call passes with no decision (start"
-    " hook-inspector with an OpenClaw plugin folder to answer it)"
+    "hook-inspector's config has no {label} plugin: the call passes with no decision (start"
+    " hook-inspector with an {label} plugin folder to answer it)"
 )
 
 
@@ -72,6 +70,8 @@ class PluginSession:
         max_line: int,
     ) -> None:
         self.engine = engine
+        assert greeting.plugin is not None
+        self.host = host_named(greeting.plugin)
         self.label = label
         self.source = f"relay:{label}"
         self.pid = greeting.pid
@@ -143,14 +143,15 @@ class PluginSession:
                 said = f"it answered {json.dumps(message['answered'])}"
             else:
                 said = "it sent this when an inspector came"
-            found.append(host_named(OPENCLAW).finding("openclaw-fired-without-inspector", said))
+            code = f"{self.host.name}-fired-without-inspector"
+            found.append(self.host.finding(code, said))
         self.engine.journal.append(
             Event(
                 ts=when,
                 kind=hook,
                 payload=payload,
                 source=self.source,
-                host=OPENCLAW,
+                host=self.host.name,
                 findings=found,
             )
         )
@@ -158,7 +159,7 @@ class PluginSession:
     def _noise(self, line: Line, code: str, problem: str) -> None:
         self.engine.journal.append(
             Noise(
-                host=OPENCLAW,
+                host=self.host.name,
                 hook=self.label,
                 line=line.data[:4096].decode("utf-8", errors="replace"),
                 size=line.size,
@@ -172,12 +173,14 @@ class PluginSession:
     async def _answer(self, call_id: int, hook: str, message: JSONObject, raw: str) -> None:
         timeout_ms = message.get("timeout_ms")
         deadline = CallDeadline(
-            timeout_ms if isinstance(timeout_ms, int) and timeout_ms > 0 else OPENCLAW_TIMEOUT_MS,
-            KIND,
+            timeout_ms
+            if isinstance(timeout_ms, int) and timeout_ms > 0
+            else self.host.default_timeout_ms,
+            f"{self.host.label} hook",
         )
         request = {"event": _object(message.get("event")), "ctx": _object(message.get("ctx"))}
         candidate = Exchange(
-            host=OPENCLAW,
+            host=self.host.name,
             hook=self.label,
             method=hook,
             request=request,
@@ -258,15 +261,16 @@ class PluginSession:
                 sent, request = request, held.params
                 raw = json.dumps(request, separators=(",", ":"), ensure_ascii=False)
                 self.engine.journal.amend(candidate, request=request, raw_request=raw)
-        runtime = self.engine.own_runtime(OPENCLAW)
+        runtime = self.engine.own_runtime(self.host.name)
         if runtime is None:
+            no_hooks = NO_HOOKS.format(label=self.host.label)
             self.engine.journal.add_findings(
-                candidate, Finding("relay-no-hooks", "warning", NO_HOOKS, ON_ITS_OWN)
+                candidate, Finding("relay-no-hooks", "warning", no_hooks, ON_ITS_OWN)
             )
         relayed = Relayed(
             candidate.method, request, self.source, ask_by=deadline.hooks_by, sent=sent
         )
-        return await host_named(OPENCLAW).answer_relayed(runtime, relayed)
+        return await self.host.answer_relayed(runtime, relayed)
 
     def _send(self, line: str) -> bool:
         if self._writer.is_closing():

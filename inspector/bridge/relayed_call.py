@@ -19,10 +19,9 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from inspector.hooks.command_hook import parse_stdout
-from inspector.host_names import host_label
 from inspector.hosts.deadline import DEADLINE_CODE, CallDeadline
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
-from inspector.hosts.registry import host_named
+from inspector.hosts.registry import host_label, host_named
 from inspector.journal.records import (
     STATUS_CANCELLED,
     STATUS_DROPPED,

@@ -12,8 +12,8 @@ from inspector.cli.otlp import close_spans
 from inspector.cli.printer import FINDING_INDENT, describe, finding_line, print_wrapped
 from inspector.cli.session import config_or_demo
 from inspector.drivers.check import check
-from inspector.host_names import host_label
 from inspector.hosts.probe import HookReport
+from inspector.hosts.registry import host_label
 from inspector.journal.records import Lifecycle
 from inspector.safe_text import json_dumps, one_line
 

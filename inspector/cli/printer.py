@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from inspector.cli.output import BackgroundOutput
-from inspector.host_names import PICOCLAW, host_label
+from inspector.hosts.registry import NATIVE, host_label
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import is_final
 from inspector.journal.records import (
@@ -185,7 +185,7 @@ def _decision(record: Decision) -> Text:
     return text
 
 
-def finding_line(finding: Finding, host: str = PICOCLAW) -> Text:
+def finding_line(finding: Finding, host: str = NATIVE.name) -> Text:
     """A finding whole, for print_wrapped: never cut."""
     text = Text()
     label = f"[{one_line(finding.severity)}] {one_line(finding.code)}"

@@ -22,8 +22,7 @@ from inspector.config import Config
 from inspector.config.errors import ConfigError
 from inspector.demo import DEMO_CONFIG, EXAMPLES, default_scenario, scenarios_near
 from inspector.engine import Engine
-from inspector.host_names import PICOCLAW, host_label
-from inspector.hosts.registry import host_named
+from inspector.hosts.registry import NATIVE, host_label, host_named
 from inspector.hosts.runtime import TurnOutcome
 from inspector.journal.records import Exchange, Reload
 from inspector.reload.watcher import Reloader
@@ -93,7 +92,7 @@ async def run_scenario(
 def _scenario_near(config_path: Path | None, config: Config) -> Path:
     """The scenario next to the config; the demo's only for PicoClaw hooks: its turn is written
     for the demo's hooks, and misses another host's project (its tools, its events)."""
-    if config_path is None or config.host == PICOCLAW or scenarios_near(config_path):
+    if config_path is None or config.host == NATIVE.name or scenarios_near(config_path):
         return default_scenario(config_path)
     example = EXAMPLES / config.host / "scenario.yaml"
     start = f" ({example} is one to start from)" if example.is_file() else ""

@@ -125,7 +125,7 @@ class Config:
     hooks: tuple[HookSpec | CommandHookSpec, ...]
     defaults: Defaults = field(default_factory=Defaults)
     path: Path | None = None
-    host: str = "picoclaw"  # whose rules the session follows: one of inspector.host_names
+    host: str = "picoclaw"  # whose rules the session follows: a host's name in the registry
     # command-hook hosts: what loading noticed but the host would not refuse (shown as
     # findings), every file read (watched for reload), and where the hooks run
     warnings: tuple[Any, ...] = ()

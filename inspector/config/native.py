@@ -36,7 +36,6 @@ from inspector.config.model import (
     HookSpec,
     TimeoutBehaviour,
 )
-from inspector.host_names import PICOCLAW
 
 ROOT_KEYS = ("defaults", "hooks")
 DEFAULT_KEYS = tuple(item.name for item in dataclasses.fields(Defaults))
@@ -51,7 +50,11 @@ COMMAND_KEYS = (
 CommandEvents = Mapping[str, Collection[str]]
 
 
-def read_native(doc: Document, config_path: Path, command_events: CommandEvents) -> Config:
+def read_native(
+    doc: Document, config_path: Path, command_events: CommandEvents, native_host: str
+) -> Config:
+    """The native YAML config in `doc`: command hooks of one of `command_events`' hosts, or
+    process and manual hooks, which follow `native_host`'s rules."""
     if not isinstance(doc.data, dict):
         message = f"the top level must be a map with a hooks key, got {describe(doc, doc.data)}"
         raise doc.error((), message)
@@ -74,7 +77,7 @@ def read_native(doc: Document, config_path: Path, command_events: CommandEvents)
         hooks=specs,
         defaults=defaults,
         path=config_path,
-        host=host or PICOCLAW,
+        host=host or native_host,
         workdir=config_path.parent if host else None,
     )
 

@@ -7,7 +7,6 @@ import difflib
 from collections.abc import Collection, Iterable
 
 from inspector.filter.match import matcher
-from inspector.host_names import LABELS
 from inspector.hosts.registry import HOSTS as REGISTERED
 from inspector.journal import records
 
@@ -28,7 +27,7 @@ STATES = (*records.HOOK_STATES, *("connected", "disconnected", "refused"))
 # Every method or event any host's hooks are called with (a PicoClaw decision names its stage).
 METHOD_NAMES = tuple(dict.fromkeys(event for host in REGISTERED for event in host.events))
 SEVERITIES = ("error", "warn", "warning", "info")
-HOSTS = tuple(LABELS)
+HOSTS = tuple(host.name for host in REGISTERED)
 
 KNOWN_VALUES: dict[str, tuple[str, ...]] = {
     "status": STATUSES,

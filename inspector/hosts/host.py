@@ -88,12 +88,16 @@ class Relayed:
 class Host(Protocol):
     """One agent whose hooks hook-inspector speaks."""
 
-    name: str  # one of inspector.host_names: what every journal record says
+    name: str  # what its configs and every journal record of it say (Record.host)
     label: str  # how a person names it
     runs_commands: bool  # its hooks are one process per call, run by a CommandChain
+    bridge_plugin: bool  # its live agent reaches the inspector through a plugin of ours
+    posts_hooks: bool  # its hooks may POST events, to the inspector too (install --http)
     events: tuple[str, ...]  # every method or event name its hooks can be called with
     counts_skips: bool  # it keeps per-hook counts of skipped runs and their total time
     event_field: str  # the stdin field that names the event, for a command host ("" if none)
+    default_timeout_ms: int  # a hook's timeout when its config names none
+    env_prefixes: tuple[str, ...]  # the variables it sets for its hooks, by their names' start
 
     @property
     def installer(self) -> Installer | NoInstaller:

@@ -1,4 +1,4 @@
-"""What the hosts whose hooks are commands (Claude Code, j-cli) share in `install`: the relay's
+"""What the hosts whose hooks are commands (Claude Code, j-cli, ...) share in `install`: the relay's
 command line, and the events and timeout a person chose for it; their settings are found with
 --project or --user."""
 
@@ -13,7 +13,6 @@ from inspector.config.checks import did_you_mean
 from inspector.config.errors import ConfigError
 from inspector.hosts.installer import Options, Place
 from inspector.relay import command_wire
-from inspector.relay.command_wire import DEFAULT_TIMEOUT_MS
 
 # The relay's own entry file, named without importing it (it puts the package on sys.path).
 RELAY_FILE = Path(command_wire.__file__).with_name("run.py")
@@ -30,13 +29,18 @@ class RelayHook:
 
 
 def relay_hook(
-    host: str, place: Place, options: Options, known: tuple[str, ...], default: tuple[str, ...]
+    host: str,
+    place: Place,
+    options: Options,
+    known: tuple[str, ...],
+    default: tuple[str, ...],
+    default_timeout_s: int,
 ) -> RelayHook:
     """The hook `options` ask for: `known` are the events `host` has, `default` those relayed
-    when --events is left out."""
+    when --events is left out, `default_timeout_s` a handler's timeout when none is given."""
     project_or_user(host, place)
     events = _events(host, options.events, known, default)
-    timeout_s = options.timeout_s or DEFAULT_TIMEOUT_MS[host] // 1000
+    timeout_s = options.timeout_s or default_timeout_s
     if timeout_s <= 0:
         raise ConfigError("--timeout", f"must be a positive number of seconds, got {timeout_s}")
     return RelayHook(relay_command(host, timeout_s, options.socket), events, timeout_s)

@@ -11,7 +11,7 @@ from inspector.config.files import read_config_text
 from inspector.config.model import Config
 from inspector.config.native import read_native
 from inspector.config.parse import parse_yaml
-from inspector.hosts.registry import command_events, host_of_path
+from inspector.hosts.registry import NATIVE, command_events, host_of_path
 
 NATIVE_SUFFIXES = (".yaml", ".yml")
 
@@ -31,4 +31,4 @@ def load_config(path: str | Path) -> Config:
         message = "unsupported file type: use .yaml or .yml (native) or .json (PicoClaw)"
         raise ConfigError(file, message)
     document = parse_yaml(file, read_config_text(config_path, file))
-    return read_native(document, config_path, command_events())
+    return read_native(document, config_path, command_events(), NATIVE.name)

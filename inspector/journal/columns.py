@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
-from inspector.host_names import PICOCLAW
 from inspector.journal.records import RECORD_TYPES, Record
 
 Getter = Callable[[Any], Any]
@@ -90,8 +89,8 @@ def _event_severities(record: Any) -> Iterable[Any]:
 
 
 def _host(record: Any) -> str:
-    # A record from before hosts were named follows PicoClaw's rules, as its label says.
-    return record.host or PICOCLAW
+    # A record from before hosts were named follows PicoClaw's rules, as the journal's default.
+    return str(record.host or "picoclaw")
 
 
 def _skipped_hooks(record: Any) -> Iterable[Any]:

@@ -60,7 +60,7 @@ class Record:
     type: ClassVar[str] = "record"
     ts: float = field(default_factory=now)
     seq: int = 0  # position in the journal, set on append
-    # Whose rules the record follows ("picoclaw", "jcli", "claude": inspector.hosts); set by its
+    # Whose rules the record follows (a host's name: inspector/hosts/registry.py); set by its
     # maker, or by the journal on append to the session's host.
     host: str = ""
 

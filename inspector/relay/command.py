@@ -1,5 +1,5 @@
-"""The command relay: one event of a command hook (Claude Code, j-cli) handed to hook-inspector,
-and its answer given back as the hook's own stdout, stderr and exit code.
+"""The command relay: one event of a command hook (Claude Code, j-cli, ...) handed to
+hook-inspector, and its answer given back as the hook's own stdout, stderr and exit code.
 
 Plain blocking sockets: one connection, one event, no event loop to start. Whatever goes wrong
 (no inspector, a socket that is not this user's, a refusal, no answer before the deadline) the
@@ -25,7 +25,8 @@ _CHUNK = 1 << 16
 
 class Target(Value):
     """Which inspector to reach and what to tell it: the host, the label, the handler's
-    timeout, and a Unix socket `path` or a TCP `host_port` with a `token_file`."""
+    timeout (None when the command line does not say it: the welcome does), and a Unix socket
+    `path` or a TCP `host_port` with a `token_file`."""
 
     __slots__ = ("host", "host_port", "name", "path", "timeout_ms", "token_file")
 
@@ -33,7 +34,7 @@ class Target(Value):
         self,
         host: str,
         name: str,
-        timeout_ms: int,
+        timeout_ms: int | None,
         path: str | None = None,
         host_port: tuple[str, int] | None = None,
         token_file: str | None = None,
@@ -61,23 +62,39 @@ class _Unanswered(Exception):
     """The inspector was reached but gave no usable answer; the message says why."""
 
 
+class Deadline(Value):
+    """When the relay answers at the latest (time.monotonic()): counted from its start, so
+    reading the host's stdin counts against it too. A relay that does not know its handler's
+    timeout waits at most UNTIL_WELCOMED_MS for the welcome that tells it."""
+
+    __slots__ = ("answer_by", "started")
+
+    def __init__(self, timeout_ms: int | None) -> None:
+        self.started = time.monotonic()
+        self.answer_by = self.started
+        self.set_timeout(timeout_ms or command_wire.UNTIL_WELCOMED_MS)
+
+    def set_timeout(self, timeout_ms: int) -> None:
+        self.answer_by = self.started + answer_by_ms(timeout_ms) / 1000
+
+
 def relay_event(
     target: Target,
     stdin: bytes,
     environ: Mapping[str, str],
     cwd: str,
     say: Callable[[str], None],
-    answer_by: float,
+    deadline: Deadline,
 ) -> Output:
-    """The inspector's answer to one event by `answer_by` (see `deadline`), or ABSENT (after
-    one line through `say`)."""
+    """The inspector's answer to one event by the `deadline`, or ABSENT (after one line through
+    `say`)."""
     passes = "the event passes as if this hook were absent"
     if environ.get(command_wire.INSIDE_INSPECTOR):
         say(f"started by hook-inspector's own hooks, which it would loop back to; {passes}")
         return ABSENT
     try:
-        with _connect(target, answer_by) as sock:
-            return _ask(sock, target, stdin, environ, cwd, answer_by)
+        with _connect(target, deadline.answer_by) as sock:
+            return _ask(sock, target, stdin, environ, cwd, deadline)
     except Untrusted as distrust:
         say(f"not trusting the socket {target}: {distrust}; sent it nothing, {passes}")
     except _Unanswered as why:
@@ -87,12 +104,6 @@ def relay_event(
     except OSError as error:
         say(f"no hook-inspector at {target} ({error.strerror or error}); {passes}")
     return ABSENT
-
-
-def deadline(target: Target) -> float:
-    """When the relay answers at the latest (time.monotonic()): taken at its start, so reading
-    the host's stdin counts against it too."""
-    return time.monotonic() + answer_by_ms(target.timeout_ms) / 1000
 
 
 def _connect(target: Target, answer_by: float) -> socket.socket:
@@ -118,17 +129,21 @@ def _ask(
     stdin: bytes,
     environ: Mapping[str, str],
     cwd: str,
-    answer_by: float,
+    deadline: Deadline,
 ) -> Output:
     token = _token(target.token_file) if target.token_file else None
-    lines = _Lines(sock, answer_by)
+    lines = _Lines(sock, deadline)
     relay_proof = _prove(sock, lines, token) if token is not None else None
     greeting = command_wire.greeting(
         target.name, os.getpid(), relay_proof, target.host, target.timeout_ms
     )
     sock.sendall(greeting)
-    _check_welcome(lines.next(WELCOME_LIMIT))
-    env = command_wire.host_env(target.host, environ)
+    welcome = lines.next(WELCOME_LIMIT)
+    _check_welcome(welcome)
+    timeout_ms, env_prefixes = command_wire.welcomed_facts(welcome)
+    if target.timeout_ms is None and timeout_ms is not None:
+        deadline.set_timeout(timeout_ms)
+    env = command_wire.host_env(env_prefixes, environ)
     sock.sendall(command_wire.event(stdin, env, cwd))
     sock.shutdown(socket.SHUT_WR)
     try:
@@ -139,18 +154,18 @@ def _ask(
 
 
 class _Lines:
-    """Lines from `sock`, each read by `answer_by` at the latest (TimeoutError otherwise)."""
+    """Lines from `sock`, each read by the deadline at the latest (TimeoutError otherwise)."""
 
-    def __init__(self, sock: socket.socket, answer_by: float) -> None:
+    def __init__(self, sock: socket.socket, deadline: Deadline) -> None:
         self._sock = sock
-        self._answer_by = answer_by
+        self._deadline = deadline
         self._buffer = bytearray()
 
     def next(self, limit: int) -> bytes:
         while (end := self._buffer.find(b"\n")) < 0:
             if len(self._buffer) > limit:
                 raise _Unanswered(f"sent a line over {limit:,} bytes")
-            self._sock.settimeout(_left(self._answer_by))
+            self._sock.settimeout(_left(self._deadline.answer_by))
             chunk = self._sock.recv(_CHUNK)
             if not chunk:
                 if self._buffer:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from inspector.relay.command_wire import DEFAULT_TIMEOUT_MS
 from inspector.relay.slotted_value import Value
 from inspector.relay.wire import answer_by_ms
 
@@ -19,12 +18,13 @@ if TYPE_CHECKING:
 HOST_FLAG = "--host"
 VALUE_FLAGS = (HOST_FLAG, "--socket", "--connect", "--token-file", "--name", "--timeout")
 MAX_TIMEOUT_S = 86_400
+JSONRPC_HOST = "picoclaw"  # --host picoclaw is the JSON-RPC process-hook relay (relay/main.py)
 
 DESCRIPTION = """\
-Run by Claude Code (or j-cli) as a command hook, once per event: hands the event to a running
-hook-inspector, whose hooks and person decide, and prints its answer as this hook's. With no
-inspector listening (or one that does not answer in time) it exits 0 with no output, as if the
-hook were absent, and says why on stderr."""
+Run by an agent whose hooks are commands (Claude Code, j-cli, ...) as a command hook, once per
+event: hands the event to a running hook-inspector, whose hooks and person decide, and prints
+its answer as this hook's. With no inspector listening (or one that does not answer in time) it
+exits 0 with no output, as if the hook were absent, and says why on stderr."""
 
 
 class CommandArgs(Value):
@@ -37,14 +37,16 @@ class CommandArgs(Value):
         connect: tuple[str, int] | None,
         token_file: str | None,
         name: str | None,
-        timeout_ms: int,
+        timeout_ms: int | None,
     ) -> None:
         self.host, self.socket, self.connect = host, socket, connect
         self.token_file, self.name, self.timeout_ms = token_file, name, timeout_ms
 
 
 def command_host(argv: Sequence[str]) -> str | None:
-    """The host `--host` names in `argv` when it is a command-hook host, else None."""
+    """The host `--host` names in `argv` when it is a command-hook host (any but PicoClaw, whose
+    relay is the JSON-RPC one), else None. Which hosts there are the inspector knows, not the
+    relay: it refuses a name none has."""
     for index, word in enumerate(argv):
         if word.startswith(HOST_FLAG + "="):
             value = word.partition("=")[2]
@@ -52,8 +54,17 @@ def command_host(argv: Sequence[str]) -> str | None:
             value = argv[index + 1]
         else:
             continue
-        return value if value in DEFAULT_TIMEOUT_MS else None
+        return value if value != JSONRPC_HOST else None
     return None
+
+
+def host_name(text: str) -> str:
+    """`--host`'s value: a host's name, lowercase letters, digits and dashes."""
+    if not (
+        "a" <= text[:1] <= "z" and all(c.isdigit() or c == "-" or "a" <= c <= "z" for c in text)
+    ):
+        raise ValueError(f"expected a host's name such as claude, got {text!r}")
+    return text
 
 
 def parse(argv: Sequence[str]) -> CommandArgs:
@@ -113,16 +124,16 @@ def _flags(argv: Sequence[str]) -> dict[str, str]:
 
 
 def _read(flags: dict[str, str]) -> CommandArgs:
-    host = flags.get(HOST_FLAG, "")
-    if host not in DEFAULT_TIMEOUT_MS or ("--socket" in flags and "--connect" in flags):
+    host = host_name(flags.get(HOST_FLAG, ""))
+    if "--socket" in flags and "--connect" in flags:
         raise ValueError(host)
     connect = host_port(flags["--connect"]) if "--connect" in flags else None
     token_file = flags.get("--token-file")
     if connect and token_file is None:
         raise ValueError("--connect needs --token-file")
     timeout = flags.get("--timeout")
-    timeout_ms = milliseconds(timeout) if timeout else DEFAULT_TIMEOUT_MS[host]
-    if answer_by_ms(timeout_ms) <= 0:
+    timeout_ms = milliseconds(timeout) if timeout else None
+    if timeout_ms is not None and answer_by_ms(timeout_ms) <= 0:
         raise ValueError("no time to answer")
     return CommandArgs(
         host, flags.get("--socket") or None, connect, token_file, flags.get("--name"), timeout_ms
@@ -134,8 +145,8 @@ def _with_argparse(argv: Sequence[str]) -> CommandArgs:
     args = parser.parse_args(argv)
     if args.connect and not args.token_file:
         parser.error("--connect needs --token-file")
-    timeout_ms = args.timeout or DEFAULT_TIMEOUT_MS[args.host]
-    if answer_by_ms(timeout_ms) <= 0:
+    timeout_ms = args.timeout
+    if timeout_ms is not None and answer_by_ms(timeout_ms) <= 0:
         parser.error(f"--timeout {timeout_ms / 1000:g} leaves no time to answer")
     socket, token_file = (str(path) if path else None for path in (args.socket, args.token_file))
     return CommandArgs(args.host, socket, args.connect, token_file, args.name, timeout_ms)
@@ -149,7 +160,14 @@ def build_parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(HOST_FLAG, required=True, choices=sorted(DEFAULT_TIMEOUT_MS))
+    parser.add_argument(
+        HOST_FLAG,
+        required=True,
+        type=argparse_type(host_name),
+        metavar="HOST",
+        help="the agent whose hook this is: claude, jcli, or any command-hook host"
+        " `hook-inspector install` knows",
+    )
     add_endpoint_flags(parser)
     parser.add_argument(
         "--name", metavar="LABEL", help="how the inspector labels this agent (default: the host)"
@@ -158,8 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout",
         type=argparse_type(milliseconds),
         metavar="S",
-        help="the handler's timeout in the host's config, in seconds (default: the host's,"
-        " 600 for Claude Code, 10 for j-cli); the relay answers a little before it",
+        help="the handler's timeout in the host's config, in seconds (default: the host's, as"
+        " the inspector says it: 600 for Claude Code, 10 for j-cli); the relay answers a little"
+        " before it",
     )
     return parser
 

@@ -1,12 +1,18 @@
 """What a command relay and the inspector say to each other: one event per connection.
 
-A command hook (Claude Code, j-cli) is one process per event, so a command relay connects, greets
-as wire.py says with one more key,
+A command hook (Claude Code, j-cli, ...) is one process per event, so a command relay connects,
+greets as wire.py says with one more key,
 
     {"hook_inspector_relay": 2, "name": ..., "pid": ..., "proof": ...,
-     "command": {"host": "claude" | "jcli", "timeout_ms": <the host's timeout for the handler>}}
+     "command": {"host": "<a host's name>", "timeout_ms": <the handler's timeout, or null>}}
 
-reads the welcome, sends one JSON object and closes its sending side:
+reads the welcome, which says what the relay does not know of its host (the relay knows no
+host: the inspector's registry does):
+
+    {"hook_inspector": 2, "ok": true,
+     "command": {"timeout_ms": <the handler's timeout>, "env_prefixes": ["CLAUDE", ...]}}
+
+sends one JSON object and closes its sending side:
 
     {"stdin": "<what the host wrote to the hook's stdin>", "env": {"CLAUDE_...": "..."},
      "cwd": "<the hook's working directory>"}
@@ -19,17 +25,14 @@ and the inspector answers with one JSON line before `answer_by_ms(timeout_ms)` a
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from inspector.relay.wire import GREETING_KEY, WIRE_VERSION
+from inspector.relay.wire import GREETING_KEY, WELCOME_KEY, WIRE_VERSION
 
 COMMAND_KEY = "command"
-CLAUDE, JCLI = "claude", "jcli"
-# The variables each host sets for its hooks (Claude Code: CLAUDE_PROJECT_DIR, CLAUDECODE,
-# CLAUDE_CODE_*...; j-cli: JCLI_*), sent along with the event.
-ENV_PREFIXES = {CLAUDE: ("CLAUDE",), JCLI: ("JCLI_",)}
-# A handler's timeout when its config names none: Claude Code's 600 s, j-cli's 10 s.
-DEFAULT_TIMEOUT_MS = {CLAUDE: 600_000, JCLI: 10_000}
+# How long a relay started without --timeout gives itself to read the event and be welcomed,
+# before the welcome says its host's timeout: the shortest any host gives a handler.
+UNTIL_WELCOMED_MS = 10_000
 ANSWER_LIMIT = 64 * 1024 * 1024
 # Set in the inspector's own environment while it listens, so every hook it starts inherits it:
 # a relay that finds it was started by the inspector's own hooks (the settings.json install
@@ -37,7 +40,7 @@ ANSWER_LIMIT = 64 * 1024 * 1024
 INSIDE_INSPECTOR = "HOOK_INSPECTOR_LISTENING"
 
 
-def greeting(name: str, pid: int, proof: str | None, host: str, timeout_ms: int) -> bytes:
+def greeting(name: str, pid: int, proof: str | None, host: str, timeout_ms: int | None) -> bytes:
     message = {
         GREETING_KEY: WIRE_VERSION,
         "name": name,
@@ -48,9 +51,31 @@ def greeting(name: str, pid: int, proof: str | None, host: str, timeout_ms: int)
     return json.dumps(message).encode() + b"\n"
 
 
-def host_env(host: str, environ: Mapping[str, str]) -> dict[str, str]:
-    prefixes = ENV_PREFIXES[host]
-    return {key: value for key, value in environ.items() if key.startswith(prefixes)}
+def welcome(timeout_ms: int, env_prefixes: Sequence[str]) -> bytes:
+    facts = {"timeout_ms": timeout_ms, "env_prefixes": list(env_prefixes)}
+    return json.dumps({WELCOME_KEY: WIRE_VERSION, "ok": True, COMMAND_KEY: facts}).encode() + b"\n"
+
+
+def welcomed_facts(line: bytes) -> tuple[int | None, tuple[str, ...]]:
+    """The host's handler timeout (None if not said) and the prefixes of the variables it sets
+    for its hooks, from a welcome that wire.refusal() accepted."""
+    facts = json.loads(line).get(COMMAND_KEY)
+    if not isinstance(facts, dict):
+        return None, ()
+    timeout_ms, prefixes = facts.get("timeout_ms"), facts.get("env_prefixes")
+    if not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or timeout_ms <= 0:
+        timeout_ms = None
+    if not isinstance(prefixes, list):
+        return timeout_ms, ()
+    return timeout_ms, tuple(prefix for prefix in prefixes if isinstance(prefix, str) and prefix)
+
+
+def host_env(prefixes: Sequence[str], environ: Mapping[str, str]) -> dict[str, str]:
+    """The variables of `environ` a host set for its hooks, by their names' `prefixes`."""
+    wanted = tuple(prefixes)
+    if not wanted:
+        return {}
+    return {key: value for key, value in environ.items() if key.startswith(wanted)}
 
 
 def event(stdin: bytes, env: Mapping[str, str], cwd: str) -> bytes:

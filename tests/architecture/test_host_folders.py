@@ -4,6 +4,8 @@ its config reader in the same place in every folder."""
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 from inspector.hosts.registry import HOSTS
@@ -27,3 +29,30 @@ ROLES = (
 def test_every_host_folder_holds_every_role(host: str) -> None:
     folder = ROOT / "inspector" / "hosts" / host
     assert [role for role in ROLES if not (folder / role).is_file()] == []
+
+
+def test_the_import_contract_names_every_host_folder() -> None:
+    """A host's folder is under the layer, the "nothing above the registry names a host" and the
+    independence contracts once it is in the registry (import-linter cannot glob the folders)."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (layers,) = [c for c in contracts["contracts"] if c["type"] == "layers"]
+    (above,) = [
+        c for c in contracts["contracts"] if "inspector.engine" in c.get("source_modules", ())
+    ]
+    (independence,) = [c for c in contracts["contracts"] if c["type"] == "independence"]
+    listed = {
+        "layers": _names(layers["layers"]),
+        "forbidden": _names(above["forbidden_modules"]),
+        "independence": _names(independence["modules"]),
+    }
+    missing = [
+        f"inspector.hosts.{host.name} in the {kind} contract"
+        for host in HOSTS
+        for kind, names in listed.items()
+        if f"inspector.hosts.{host.name}" not in names
+    ]
+    assert missing == []
+
+
+def _names(entries: list[str]) -> set[str]:
+    return {name.strip() for entry in entries for name in entry.split("|")}

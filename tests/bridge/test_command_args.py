@@ -31,7 +31,7 @@ def test_the_quick_reading_agrees_with_argparse(argv: list[str]) -> None:
 def test_flags_are_read_as_the_host_config_gives_them() -> None:
     argv = ["--host", "claude", "--socket", "/tmp/x.sock", "--timeout", "1.5"]
     assert parse(argv) == CommandArgs("claude", "/tmp/x.sock", None, None, None, 1500)
-    assert parse(["--host", "jcli"]).timeout_ms == 10_000
+    assert parse(["--host", "jcli"]).timeout_ms is None  # the inspector's welcome says it
 
 
 @pytest.mark.parametrize(

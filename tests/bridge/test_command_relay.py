@@ -20,7 +20,7 @@ from inspector.bridge.listener import Listener, ListenOptions, listen_for_relays
 from inspector.config.model import CommandHookSpec, Config
 from inspector.engine import Engine
 from inspector.hooks.approvals import ApprovalPrompt, Verdict
-from inspector.host_names import PICOCLAW
+from inspector.hosts.picoclaw import NAME as PICOCLAW
 from inspector.journal.hook_rows import HookRows
 from inspector.journal.records import Decision, Exchange, Noise
 from inspector.relay.command_wire import INSIDE_INSPECTOR

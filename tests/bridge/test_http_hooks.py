@@ -18,8 +18,8 @@ from inspector.bridge.listener import Listener, ListenOptions, listen_for_relays
 from inspector.cli.main import main
 from inspector.config.model import CommandHookSpec, Config
 from inspector.engine import Engine
-from inspector.host_names import PICOCLAW
 from inspector.hosts.http_endpoint import Endpoint, ensure_endpoint
+from inspector.hosts.picoclaw import NAME as PICOCLAW
 from inspector.hosts.registry import host_named
 from inspector.journal.records import Exchange, Lifecycle, Noise
 from tests.support.claude import decision, reply, script, spec

@@ -8,7 +8,8 @@ import shutil
 import pytest
 
 from inspector.demo import DEMO_CONFIG, EXAMPLES, default_scenario
-from inspector.host_names import OPENCLAW, PICOCLAW
+from inspector.hosts.openclaw import NAME as OPENCLAW
+from inspector.hosts.picoclaw import NAME as PICOCLAW
 from inspector.hosts.registry import HOSTS
 from tests.cli.test_cli import hook_inspector
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from inspector.drivers.replay import replay
 from inspector.engine import Engine
-from inspector.host_names import CLAUDE
+from inspector.hosts.claude import NAME as CLAUDE
 from inspector.journal.records import STATUS_OK, Exchange
 from tests.support.scripted import config_of, scripted
 

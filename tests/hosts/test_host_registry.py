@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from inspector.host_names import CLAUDE, JCLI, OPENCLAW, PICOCLAW
+from inspector.hosts.claude import NAME as CLAUDE
+from inspector.hosts.jcli import NAME as JCLI
+from inspector.hosts.openclaw import NAME as OPENCLAW
+from inspector.hosts.picoclaw import NAME as PICOCLAW
 from inspector.hosts.registry import HOSTS, host_named, host_of_path
 from tests.support.paths import PACKAGE
 

@@ -8,7 +8,8 @@ import sys
 
 from inspector.config.model import Config, HookSpec
 from inspector.engine import Engine
-from inspector.host_names import CLAUDE, PICOCLAW
+from inspector.hosts.claude import NAME as CLAUDE
+from inspector.hosts.picoclaw import NAME as PICOCLAW
 from inspector.journal.records import Lifecycle
 from tests.support.paths import HOOKS
 from tests.support.scripted import config_of, scripted

@@ -44,7 +44,7 @@ from inspector.config.files import read_config_text
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
 from inspector.config.warning import ConfigWarning
-from inspector.host_names import CLAUDE
+from inspector.hosts.claude import NAME
 from inspector.hosts.claude.events import (
     EVENTS,
     MATCH_FIELDS,
@@ -101,7 +101,7 @@ def read_claude(path: str | Path) -> ClaudeSettings:
     )
     if reader.disable_all:
         specs = tuple(replace(spec, enabled=False) for spec in specs)
-    config = Config(hooks=specs, path=project_files[0][1], host=CLAUDE)
+    config = Config(hooks=specs, path=project_files[0][1], host=NAME)
     files = tuple(file for _, file in sources)
     return ClaudeSettings(config, tuple(reader.warnings), files, project_dir)
 

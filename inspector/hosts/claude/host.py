@@ -8,11 +8,12 @@ from typing import Any
 
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
-from inspector.host_names import CLAUDE, LABELS
+from inspector.hosts.claude import LABEL, NAME
 from inspector.hosts.claude.chain import ClaudeHooks, run_failed
 from inspector.hosts.claude.config import CLAUDE_DIR, read_claude
 from inspector.hosts.claude.events import EVENTS
 from inspector.hosts.claude.findings import finding
+from inspector.hosts.claude.handlers import DEFAULT_TIMEOUT_S
 from inspector.hosts.claude.install import INSTALLER
 from inspector.hosts.claude.outcome import EventOutcome
 from inspector.hosts.claude.relay_answer import claude_output, edited_input
@@ -27,11 +28,15 @@ from inspector.pipeline.gate import Gate
 
 
 class ClaudeHost:
-    name = CLAUDE
-    label = LABELS[CLAUDE]
+    name = NAME
+    label = LABEL
     runs_commands = True
+    bridge_plugin = False
+    posts_hooks = True
     event_field = "hook_event_name"
     counts_skips = False
+    default_timeout_ms = DEFAULT_TIMEOUT_S * 1000
+    env_prefixes: tuple[str, ...] = ("CLAUDE",)  # CLAUDE_PROJECT_DIR, CLAUDECODE, CLAUDE_CODE_*...
     installer = INSTALLER
     events: tuple[str, ...] = EVENTS
 

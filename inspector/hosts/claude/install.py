@@ -14,9 +14,10 @@ import subprocess
 from pathlib import Path
 
 from inspector.config.errors import ConfigError
-from inspector.host_names import CLAUDE
+from inspector.hosts.claude import NAME
 from inspector.hosts.claude.bridge_mod import install_mod
 from inspector.hosts.claude.events import EVENTS
+from inspector.hosts.claude.handlers import DEFAULT_TIMEOUT_S
 from inspector.hosts.claude.settings_hooks import merge, take_out
 from inspector.hosts.http_endpoint import ensure_endpoint
 from inspector.hosts.install_files import through_link
@@ -49,7 +50,7 @@ class ClaudeInstaller:
         if options.mod:
             return install_mod()
         default = HTTP_DEFAULT_EVENTS if options.http else DEFAULT_EVENTS
-        hook = relay_hook(CLAUDE, place, options, EVENTS, default)
+        hook = relay_hook(NAME, place, options, EVENTS, default, DEFAULT_TIMEOUT_S)
         if options.http:
             return install_http(http_settings_file(place), hook, options.matcher)
         file = settings_file(place.project, place.user)
@@ -59,7 +60,7 @@ class ClaudeInstaller:
         return None
 
     def uninstall(self, place: Place) -> str:
-        project_or_user(CLAUDE, place)
+        project_or_user(NAME, place)
         file = settings_file(place.project, place.user)
         local = http_settings_file(place)
         done = [said for each in dict.fromkeys((file, local)) if (said := take_out(each))]

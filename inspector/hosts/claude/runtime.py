@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
-from inspector.host_names import CLAUDE
+from inspector.hosts.claude import NAME
 from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.command_runtime import CommandRuntime
 from inspector.journal.journal import Journal
@@ -25,4 +25,4 @@ def claude_runtime(
             gate=gate,
         )
 
-    return CommandRuntime(CLAUDE, config, journal, gate, chain)
+    return CommandRuntime(NAME, config, journal, gate, chain)

@@ -26,7 +26,7 @@ from inspector.config.files import read_config_text
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_yaml
 from inspector.config.warning import ConfigWarning
-from inspector.host_names import JCLI
+from inspector.hosts.jcli import NAME
 from inspector.hosts.jcli.events import EVENTS
 from inspector.hosts.jcli.findings import finding
 from inspector.hosts.jcli.hookdef import DEF_KEYS, HookDef, read_hookdef
@@ -71,7 +71,7 @@ def read_jcli(path: str | Path) -> JcliConfig:
     reader.read_level(_Level("user", *user_places[1:]))
     if target.resolve() not in {place.resolve() for place in user_places}:
         reader.read_level(_project_level(target))
-    config = Config(hooks=tuple(reader.specs), path=target, host=JCLI)
+    config = Config(hooks=tuple(reader.specs), path=target, host=NAME)
     return JcliConfig(config, tuple(reader.warnings), tuple(reader.files), _cwd(target))
 
 

@@ -8,13 +8,14 @@ from typing import Any
 
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
-from inspector.host_names import JCLI, LABELS
 from inspector.hosts.command_runtime import CommandRuntime
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.jcli import LABEL, NAME
 from inspector.hosts.jcli.chain import JcliChain, run_failed
 from inspector.hosts.jcli.config import HOOK_FILES, LEGACY_FILE, PROJECT_DIR, read_jcli
 from inspector.hosts.jcli.events import EVENTS
 from inspector.hosts.jcli.findings import finding
+from inspector.hosts.jcli.hookdef import DEFAULT_TIMEOUT_S
 from inspector.hosts.jcli.install import INSTALLER
 from inspector.hosts.jcli.relay_answer import jcli_output
 from inspector.hosts.jcli.runtime import jcli_runtime
@@ -28,11 +29,15 @@ USER_DIR = "agent"  # ~/.jdata/agent holds the user level's hooks.yaml
 
 
 class JcliHost:
-    name = JCLI
-    label = LABELS[JCLI]
+    name = NAME
+    label = LABEL
     runs_commands = True
+    bridge_plugin = False
+    posts_hooks = False
     event_field = "event"
     counts_skips = True  # j-cli's HookMetrics
+    default_timeout_ms = DEFAULT_TIMEOUT_S * 1000
+    env_prefixes: tuple[str, ...] = ("JCLI_",)
     installer = INSTALLER
     events: tuple[str, ...] = EVENTS
 

@@ -11,11 +11,12 @@ from pathlib import Path
 
 from inspector.config.errors import ConfigError
 from inspector.config.files import read_config_text
-from inspector.host_names import JCLI
 from inspector.hosts.install_files import write_atomically
 from inspector.hosts.install_relay import project_or_user, relay_hook
 from inspector.hosts.installer import Options, Place
+from inspector.hosts.jcli import NAME
 from inspector.hosts.jcli.events import EVENTS
+from inspector.hosts.jcli.hookdef import DEFAULT_TIMEOUT_S
 
 FOLDER_NAME = "hook-inspector"
 HOOK_FILE = "HOOK.yaml"
@@ -27,7 +28,7 @@ class JcliInstaller:
     no_inspector: tuple[str, ...] = ()
 
     def install(self, place: Place, options: Options) -> str:
-        hook = relay_hook(JCLI, place, options, EVENTS, DEFAULT_EVENTS)
+        hook = relay_hook(NAME, place, options, EVENTS, DEFAULT_EVENTS, DEFAULT_TIMEOUT_S)
         folder = hook_folder(place.project, place.user)
         return install(folder, hook.command, hook.events, hook.timeout_s)
 
@@ -35,7 +36,7 @@ class JcliInstaller:
         return None
 
     def uninstall(self, place: Place) -> str:
-        project_or_user(JCLI, place)
+        project_or_user(NAME, place)
         return uninstall(hook_folder(place.project, place.user))
 
 

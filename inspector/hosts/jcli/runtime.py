@@ -4,8 +4,8 @@ ends it), so a session is the shared command runtime over j-cli's chain."""
 from __future__ import annotations
 
 from inspector.config.model import Config
-from inspector.host_names import JCLI
 from inspector.hosts.command_runtime import CommandRuntime
+from inspector.hosts.jcli import NAME
 from inspector.hosts.jcli.chain import JcliChain
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
@@ -18,4 +18,4 @@ def jcli_runtime(config: Config, journal: Journal, gate: Gate) -> CommandRuntime
             config.command_hooks, journal, cwd=workdir, warnings=config.warnings, gate=gate
         )
 
-    return CommandRuntime(JCLI, config, journal, gate, chain)
+    return CommandRuntime(NAME, config, journal, gate, chain)

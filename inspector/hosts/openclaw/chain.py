@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from inspector.config.plugin_folder import PluginFolder
-from inspector.host_names import OPENCLAW
+from inspector.hosts.openclaw import NAME
 from inspector.hosts.openclaw.findings import CONVERSATION_HOOKS, finding
 from inspector.hosts.openclaw.merge import (
     ALLOW,
@@ -40,7 +40,7 @@ from inspector.journal.records import (
 )
 from inspector.pipeline.gate import AT_HOOK, Gate
 
-HOST = OPENCLAW
+HOST = NAME
 JSONObject = dict[str, Any]
 
 # Hooks that may change what happens: their handlers run one after another.
@@ -64,6 +64,7 @@ DECISION_HOOKS = frozenset(
 GATEWAY_HOOKS = frozenset(
     {"gateway_start", "gateway_stop", "message_received", "message_sending", "message_sent"}
 )
+DEFAULT_TIMEOUT_MS = 15000  # a handler's when its registration names none
 APPROVAL_TIMEOUT_MS = 120000  # requireApproval.timeoutMs when the plugin gives none
 DENIED = "Denied by user"
 TIMED_OUT = "Approval timed out"
@@ -343,7 +344,7 @@ class OpenClawPlugin:
         """The operator's hooks.timeouts.<hook> over the handler's own timeoutMs (the harness
         applies OpenClaw's default when both are absent)."""
         configured = self.plugin.timeout_for(registration.hook_name)
-        return configured or registration.timeout_ms or 15000
+        return configured or registration.timeout_ms or DEFAULT_TIMEOUT_MS
 
     def _name(self, registration: Registration) -> str:
         """The plugin's id and the handler's place among its api.on() calls in its mode, so

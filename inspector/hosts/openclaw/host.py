@@ -7,9 +7,9 @@ from typing import Any
 
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
-from inspector.host_names import LABELS, OPENCLAW
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
-from inspector.hosts.openclaw.chain import handler_answer, run_failed
+from inspector.hosts.openclaw import LABEL, NAME
+from inspector.hosts.openclaw.chain import DEFAULT_TIMEOUT_MS, handler_answer, run_failed
 from inspector.hosts.openclaw.config import MANIFEST, is_plugin_folder, read_plugin
 from inspector.hosts.openclaw.events import HOOK_NAMES
 from inspector.hosts.openclaw.findings import finding
@@ -23,11 +23,15 @@ from inspector.pipeline.gate import Gate
 
 
 class OpenClawHost:
-    name = OPENCLAW
-    label = LABELS[OPENCLAW]
+    name = NAME
+    label = LABEL
     runs_commands = False
+    bridge_plugin = True
+    posts_hooks = False
     event_field = ""
     counts_skips = False
+    default_timeout_ms = DEFAULT_TIMEOUT_MS
+    env_prefixes: tuple[str, ...] = ()  # its hooks are functions in its own process
     installer = INSTALLER
     events: tuple[str, ...] = HOOK_NAMES
 
@@ -37,7 +41,7 @@ class OpenClawHost:
     def load(self, path: Path) -> Config:
         folder = path if path.is_dir() else path.parent
         plugin = read_plugin(folder)
-        return Config((), path=folder, host=OPENCLAW, files=plugin.files, plugin=plugin)
+        return Config((), path=folder, host=NAME, files=plugin.files, plugin=plugin)
 
     def runtime(
         self,

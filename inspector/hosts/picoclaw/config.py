@@ -39,7 +39,7 @@ from inspector.config.fields import (
     want_str_list,
 )
 from inspector.config.model import Config, Defaults, HookSpec
-from inspector.host_names import PICOCLAW
+from inspector.hosts.picoclaw import NAME
 
 HOOKS: KeyPath = ("hooks",)
 HOOKS_FIELDS = ("enabled", "defaults", "builtins", "processes")
@@ -82,7 +82,7 @@ def read_picoclaw(doc: Document, config_path: Path) -> Config:
         raise _unregistered_builtin(doc, min(builtins))
     mounted = {name: _mount(doc, name, processes[name]) for name in sorted(processes)}
     specs = tuple(mounted[name] for name in processes)
-    return Config(hooks=specs, defaults=defaults, path=config_path, host=PICOCLAW)
+    return Config(hooks=specs, defaults=defaults, path=config_path, host=NAME)
 
 
 def _reject_unknown_fields(doc: Document, hooks: object) -> None:

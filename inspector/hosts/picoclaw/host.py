@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config.files import read_config_text
-from inspector.config.model import Config
+from inspector.config.model import Config, Defaults
 from inspector.config.parse import parse_json
 from inspector.hooks.approvals import Approvals
-from inspector.host_names import LABELS, PICOCLAW
 from inspector.hosts.host import HookOutput, Relayed
+from inspector.hosts.picoclaw import LABEL, NAME
 from inspector.hosts.picoclaw.codes import finding
 from inspector.hosts.picoclaw.config import read_picoclaw
 from inspector.hosts.picoclaw.events import EVENTS
@@ -26,11 +26,15 @@ from inspector.pipeline.gate import Gate
 
 
 class PicoClawHost:
-    name = PICOCLAW
-    label = LABELS[PICOCLAW]
+    name = NAME
+    label = LABEL
     runs_commands = False
+    bridge_plugin = False
+    posts_hooks = False
     event_field = ""
     counts_skips = False
+    default_timeout_ms = Defaults.interceptor_timeout_ms
+    env_prefixes: tuple[str, ...] = ()  # its hooks are long-lived processes it starts once
     installer = NOT_INSTALLED  # its config names the relay as a process hook
     events: tuple[str, ...] = EVENTS
 

@@ -17,8 +17,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Static, TabbedContent, TabPane, TextArea
 
-from inspector.host_names import host_label
 from inspector.hosts.deadline import deadline_summary
+from inspector.hosts.registry import host_label
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
 from inspector.protocol.stages import RESULT_KEY, STAGE_FOR_METHOD
