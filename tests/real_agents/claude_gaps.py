@@ -14,6 +14,13 @@ emulation has nothing to compare):
   beside a Stop blocked by JSON; the emulation tells the model only the <system-reminder>.
 - duration_ms in PostToolUse / PostToolUseFailure is the tool's run time; the runner runs no tool
   and sends 0.
+- The permission layer (test_claude_emulation_permission_layer.py compares rules, modes, trust,
+  PermissionRequest) knows the Bash commands of bash_permissions.py's tables; the real CLI knows
+  more (it parses the shell, reads flags per command, cd, sandboxing), so a command outside them
+  needs approval in the emulation where the CLI may let it run. Not emulated: plan mode's Bash
+  calls in 2.1.332 (its auto-mode check runs on Anthropic's server), the safety checks on
+  `.claude/`, `.git/` and shell files, `additionalDirectories`, the `auto` mode's classifier, and
+  PermissionRequest's `permission_suggestions` beyond a rough likeness.
 """
 
 from __future__ import annotations
@@ -33,29 +40,14 @@ POST_TOOL_USE_WORDS = "post-tool-use-words"  # where a PostToolUse hook's words 
 STOP_WORDS = "stop-words"  # the words a Stop hook's block reaches the model in
 PAYLOAD_VALUES = "payload-values"  # stdin values (ids and times aside) that differ
 HOOK_ENV = "hook-env"  # variables Claude Code adds to a hook's environment that differ
-PERMISSION_LAYER = "permission-layer"  # what decides a call no hook decided
-PERMISSION_REQUEST_IN_P = "permission-request-in-p"  # whether PermissionRequest fires in -p
 SCHEMA_CHECK = "schema-check"  # what becomes of an updatedInput the tool's schema refuses
 TOOL_INPUT_DEFAULTS = "tool-input-defaults"  # tool_input keys the hooks see that were not sent
 LAST_UPDATED_INPUT = "last-updated-input"  # whose update-only updatedInput the tool runs
 STOP_BESIDE_DENY = "stop-beside-deny"  # a continue: false from one hook, a deny from another
 
-# Every tested release so far.
-_ALL = {
-    PERMISSION_LAYER: Gap(
-        "with no allow rule and no hook decision, `claude -p` refuses a Bash command that writes "
-        "and a Write; the emulation runs them"
-    ),
-}
-
 GAPS: dict[str, dict[str, Gap]] = {
-    "2.1.197": _ALL,
+    "2.1.197": {},
     "2.1.332": {
-        **_ALL,
-        PERMISSION_REQUEST_IN_P: Gap(
-            "PermissionRequest fires in -p too, before the permission layer refuses; the turn "
-            "runner never fires it (2.1.197's -p does not)"
-        ),
         HOOK_ENV: Gap(
             "hooks also get the CLI's pid, its messaging socket and token, and a notes folder "
             "of the session: the emulation has no CLI process to name",

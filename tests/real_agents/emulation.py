@@ -13,12 +13,15 @@ from fake_anthropic import Reply, ToolCall
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.config import read_claude
+from inspector.hosts.claude.permission_layer import PermissionLayer
 from inspector.hosts.claude.turn import ClaudeTurnOutcome
 from inspector.hosts.claude.versions import claude_version
 from inspector.journal.journal import Journal
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
+
+ALLOWED_TOOLS = ("Bash",)  # what ClaudeCli.run passes to --allowedTools unless told otherwise
 
 
 def scenario_like(
@@ -50,17 +53,31 @@ def _scripted(
 
 
 async def emulate(
-    project: Path, settings: JSONObject, scenario: Scenario, *, version: str
+    project: Path,
+    settings: JSONObject,
+    scenario: Scenario,
+    *,
+    version: str,
+    allowed_tools: Sequence[str] = ALLOWED_TOOLS,
+    journal: Journal | None = None,
 ) -> ClaudeTurnOutcome:
-    """Play `scenario` against `settings`' hooks with `project` as the project folder, as
-    `claude -p` of Claude Code `version` would: nobody answers an `ask`. The settings are written
-    beside the project."""
+    """Play `scenario` against `settings`' hooks and permissions with `project` as the project
+    folder, as `claude -p --allowedTools ALLOWED_TOOLS` of Claude Code `version` would: nobody
+    answers an `ask`. The settings are written beside the project (as an untrusted project's)."""
     file = project.parent / "inspector-settings.json"
     file.write_text(json.dumps(settings))
-    specs = read_claude(file).config.command_hooks
+    read = read_claude(file)
     approvals = Approvals()
     approvals.unattended = True
     emulated = claude_version(version)
-    hooks = ClaudeHooks(specs, Journal(), approvals, project_dir=project, version=emulated)
+    layer = PermissionLayer(read.files, project, cli_allowed=allowed_tools)
+    hooks = ClaudeHooks(
+        read.config.command_hooks,
+        journal if journal is not None else Journal(),
+        approvals,
+        project_dir=project,
+        version=emulated,
+        permissions=layer,
+    )
     [outcome] = await hooks.turn_runner().run(scenario)
     return outcome

@@ -1,6 +1,7 @@
 """What happens to a tool call besides its hooks' answers, real and emulated side by side: what
-`claude -p` does with a call no hook and no rule allows, with an `updatedInput` its tool's schema
-refuses, and which input the hooks see. The emulation's known differences are claude_gaps.py's."""
+`claude -p` does with a call no hook and no rule allows (the permission layer in full is
+test_claude_emulation_permission_layer.py's), with an `updatedInput` its tool's schema refuses,
+and which input the hooks see. The emulation's known differences are claude_gaps.py's."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from fake_anthropic import Reply, ToolCall, bash
 from recorded_hooks import read_calls, recorder, recording_settings, write_settings
 from test_claude_emulation_semantics import both, logs, one_turn
 from test_claude_real import RISKY, play
+
+from inspector.hosts.claude.versions import claude_version
 
 
 def test_what_no_hook_or_rule_allows_claude_p_refuses(
@@ -32,14 +35,19 @@ def test_what_no_hook_or_rule_allows_claude_p_refuses(
     assert not (project / "made.txt").exists() and not (project / "written.txt").exists()
 
     settings = recording_settings(recorder(emulated_log), events)
-    outcome = asyncio.run(emulate(project, settings, one_turn(script), version=claude_cli.version))
-    refused = not any(use.ran for use in outcome.tool_uses)
-    assert refused is not gaps.differs(claude_cli.version, gaps.PERMISSION_LAYER)
+    outcome = asyncio.run(
+        emulate(project, settings, one_turn(script), version=claude_cli.version, allowed_tools=())
+    )
+    assert [use.told for use in outcome.tool_uses] == [
+        told["content"] for told in api.tool_results()
+    ]
+    assert not any(use.ran for use in outcome.tool_uses)
     real = sorted(call.event for call in read_calls(real_log))
     emulated = sorted(call.event for call in read_calls(emulated_log))
-    assert emulated == ["PreToolUse", "PreToolUse"]
-    asked = real == ["PermissionRequest", "PermissionRequest", "PreToolUse", "PreToolUse"]
-    assert asked is gaps.differs(claude_cli.version, gaps.PERMISSION_REQUEST_IN_P), real
+    assert emulated == real
+    fires = claude_version(claude_cli.version).permission_request_in_p
+    asked = ["PermissionRequest", "PermissionRequest"] if fires else []
+    assert real == [*asked, "PreToolUse", "PreToolUse"]
 
 
 def test_an_updated_input_the_tools_schema_refuses_is_refused(

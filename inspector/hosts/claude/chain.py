@@ -51,6 +51,7 @@ from inspector.hosts.claude.outcome import (
     timing_decides,
 )
 from inspector.hosts.claude.permission import permission_outcome
+from inspector.hosts.claude.permission_layer import STAGE, PermissionCheck, PermissionLayer
 from inspector.hosts.claude.templates import example_payload, hook_env
 from inspector.hosts.claude.turn import ClaudeTurnRunner
 from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
@@ -85,9 +86,13 @@ class ClaudeHooks:
         env: Mapping[str, str] | None = None,
         gate: Gate | None = None,
         version: ClaudeVersion = NEWEST,
+        permissions: PermissionLayer | None = None,
     ) -> None:
         self.journal = journal
         self.version = version  # the Claude Code release whose turns this session plays
+        # Claude Code's -p permission layer for the turns played; None: every call no hook
+        # refused runs
+        self.permissions = permissions
         self.approvals = approvals
         self.gate = gate or Gate(journal)  # a gate of its own intercepts nothing
         self.project_dir = str(project_dir)
@@ -314,6 +319,22 @@ class ClaudeHooks:
         return resolution
 
     # ---- the journal -----------------------------------------------------------------------
+
+    def record_permission(
+        self, check: PermissionCheck, tool: str, *, source: str, turn: str | None
+    ) -> None:
+        """What Claude Code's permission layer decided about a call, and who decided."""
+        self.journal.append(
+            Decision(
+                stage=STAGE,
+                verdict=check.behaviour,
+                by=check.by,
+                reason=check.message,
+                source=source,
+                turn=turn,
+                tool=tool,
+            )
+        )
 
     def _record(self, outcome: EventOutcome, source: str, turn: str | None) -> None:
         chain: list[dict[str, Any]] = [

@@ -7,6 +7,7 @@ from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.claude import NAME
 from inspector.hosts.claude.chain import ClaudeHooks
+from inspector.hosts.claude.permission_layer import PermissionLayer
 from inspector.hosts.command_runtime import CommandRuntime
 from inspector.journal.journal import Journal
 from inspector.pipeline.gate import Gate
@@ -23,6 +24,7 @@ def claude_runtime(
             project_dir=str(config.workdir) if config.workdir else ".",
             ask_timeout_ms=config.defaults.approval_timeout_ms,
             gate=gate,
+            permissions=PermissionLayer(config.files, config.workdir or "."),
         )
 
     return CommandRuntime(NAME, config, journal, gate, chain)

@@ -32,8 +32,9 @@ from typing import Any, Protocol
 
 from inspector.config.errors import ConfigError
 from inspector.hosts.claude import feedback as claude_feedback
-from inspector.hosts.claude.answer import BLOCK, DEFER, DENY, STOP
+from inspector.hosts.claude.answer import ALLOW, BLOCK, DEFER, DENY, STOP
 from inspector.hosts.claude.events import (
+    PERMISSION_REQUEST,
     POST_TOOL_USE,
     POST_TOOL_USE_FAILURE,
     PRE_TOOL_USE,
@@ -42,6 +43,13 @@ from inspector.hosts.claude.events import (
 )
 from inspector.hosts.claude.events import STOP as STOP_EVENT
 from inspector.hosts.claude.outcome import EventOutcome
+from inspector.hosts.claude.permission import permission_outcome
+from inspector.hosts.claude.permission_layer import (
+    ASK,
+    PermissionCheck,
+    PermissionLayer,
+    suggestions,
+)
 from inspector.hosts.claude.templates import (
     MESSAGE_DISPLAY,
     POST_TOOL_BATCH,
@@ -73,6 +81,11 @@ class ClaudeEvents(Protocol):
     """What the runner needs of ClaudeHooks."""
 
     project_dir: str
+    permissions: PermissionLayer | None  # None: every call no hook refused runs
+
+    def record_permission(
+        self, check: PermissionCheck, tool: str, *, source: str, turn: str | None
+    ) -> None: ...
 
     async def fire(
         self,
@@ -154,10 +167,11 @@ class ClaudeTurnRunner:
                 self.version = claude_version(scenario.claude_code)
             except UnknownVersion as unknown:
                 raise ConfigError(scenario.file, str(unknown), key="claude_code") from None
+        layer = self.hooks.permissions
         session = ClaudeSession(
             session_uuid(scenario.session),
             self.hooks.project_dir,
-            self.permission_mode,
+            layer.mode(self.version) if layer is not None else self.permission_mode,
             self.transcript_path or "",
             version=self.version,
         )
@@ -282,9 +296,17 @@ class _Play:
     async def before(self, call: ScriptedCall, tool_use_id: str) -> tuple[ToolUse, EventOutcome]:
         parsed = with_defaults(call.tool, call.arguments)
         fields = {"tool_name": call.tool, "tool_input": parsed, "tool_use_id": tool_use_id}
-        before = await self.fire(PRE_TOOL_USE, fields)
         use = ToolUse(tool_use_id, call.tool, parsed, ran=True, asked_for=call.arguments)
         version = self.runner.version
+        layer = self.runner.hooks.permissions
+        if layer is not None and (early := layer.before_hooks(call.tool, parsed, version)):
+            # the tool was not offered, or its input check refused: no hook runs
+            self.runner.hooks.record_permission(
+                early, call.tool, source=SOURCE, turn=self.outcome.turn_id
+            )
+            self.refuse(use, early)
+            return use, EventOutcome(PRE_TOOL_USE, fields)
+        before = await self.fire(PRE_TOOL_USE, fields)
         refusal = before if before.verdict == DENY else _denial_beside_stop(before)
         if refusal is not None:
             use.ran, use.is_error = False, True
@@ -296,7 +318,50 @@ class _Play:
                 use.feedback = claude_feedback.rewrite_refused(call.tool, words, version)
             else:
                 use.tool_input = with_defaults(call.tool, before.updated_input)
+        if use.ran and layer is not None:
+            await self.permit(use, before, layer)
         return use, before
+
+    async def permit(self, use: ToolUse, before: EventOutcome, layer: PermissionLayer) -> None:
+        """The permission layer's word on a call the hooks let through: a hook's allow stands
+        unless a deny rule matches; otherwise the layer decides, and under -p an ask is put to
+        PermissionRequest hooks (where the release fires them), then refused."""
+        version = self.runner.version
+        check = layer.check(use.tool, use.tool_input, version)
+        if before.verdict == ALLOW and check.behaviour != DENY:
+            return
+        if check.behaviour == ASK:
+            check = await self.unasked(use, check, layer)
+        self.runner.hooks.record_permission(
+            check, use.tool, source=SOURCE, turn=self.outcome.turn_id
+        )
+        if check.behaviour == DENY:
+            self.refuse(use, check)
+
+    async def unasked(
+        self, use: ToolUse, check: PermissionCheck, layer: PermissionLayer
+    ) -> PermissionCheck:
+        """An ask with nobody at Claude Code's dialog: PermissionRequest hooks may answer it."""
+        version = self.runner.version
+        if version.permission_request_in_p and layer.mode(version) != "dontAsk":
+            fields = {
+                "tool_name": use.tool,
+                "tool_input": use.tool_input,
+                "permission_suggestions": suggestions(use.tool, use.tool_input),
+            }
+            answered = permission_outcome(await self.fire(PERMISSION_REQUEST, fields))
+            hooks = ", ".join(answered.by)
+            if answered.verdict == ALLOW:
+                if answered.updated_input is not None:
+                    use.tool_input = with_defaults(use.tool, answered.updated_input)
+                return PermissionCheck(ALLOW, f"PermissionRequest hook {hooks}")
+            if answered.verdict == DENY:
+                told = answered.reason or check.message
+                return PermissionCheck(DENY, f"PermissionRequest hook {hooks}", told)
+        return layer.unasked(check, use.tool, version)
+
+    def refuse(self, use: ToolUse, check: PermissionCheck) -> None:
+        use.ran, use.is_error, use.feedback = False, True, check.message
 
     async def after(self, call: ScriptedCall, use: ToolUse) -> None:
         fields: JSONObject = {"tool_name": use.tool, "tool_input": use.tool_input}

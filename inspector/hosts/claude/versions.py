@@ -28,6 +28,15 @@ class ClaudeVersion:
     hook_text_lead: str = ""
     # What follows the schema's words when a hook's updatedInput fails its tool's schema.
     rewrite_refused_note: str = ""
+    # The -p permission layer (permission_layer.py). A Bash command that writes files inside
+    # the project "needs approval" (else it "was blocked", in the words for outside).
+    bash_writes_need_approval: bool = False
+    # settings.local.json's allow rules count only in a trusted project, as settings.json's do.
+    local_allow_needs_trust: bool = False
+    # PermissionRequest hooks fire under -p when the layer would ask (else only in the TUI).
+    permission_request_in_p: bool = False
+    # What the model reads after `No such tool available: TOOL.` for a tool a deny rule took away.
+    tool_denied_note: str = ""
 
 
 HOOK_TEXT_LEAD = (
@@ -45,6 +54,9 @@ RELEASES: dict[str, ClaudeVersion] = {
         stop_beside_deny_ends_turn=False,
         post_tool_words_apart=False,
         effort="high",
+        local_allow_needs_trust=True,
+        tool_denied_note="{tool} exists but is not enabled in this context. Use one of the "
+        "available tools instead.",
     ),
     "2.1.332": ClaudeVersion(
         "2.1.332",
@@ -56,6 +68,9 @@ RELEASES: dict[str, ClaudeVersion] = {
         hook_text_lead=HOOK_TEXT_LEAD,
         rewrite_refused_note="The tool input from the model was valid; the hook's rewrite of "
         "it was not.",
+        bash_writes_need_approval=True,
+        permission_request_in_p=True,
+        tool_denied_note="{tool} is disabled for this session, in subagents as well as here.",
     ),
 }
 NEWEST = RELEASES[next(reversed(RELEASES))]

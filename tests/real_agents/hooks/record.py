@@ -14,10 +14,11 @@ On PreToolUse for a command containing `rm -rf` it answers with ANSWER:
 - `rewrite`: answers updatedInput alone (no decision), the command made `touch rewritten.txt`;
 - `bad-rewrite`: answers updatedInput alone whose command is a number, which Bash's schema refuses.
 
-With ANSWER `block-stop` it blocks every Stop instead, with the reason, and with `exit-2-stop`
-the first Stop by exiting 2. With `post-exit-2`, `post-block` or `post-context` it answers the
-PostToolUse of an `rm -rf` command instead (exit 2; decision block; additionalContext), with the
-reason. Otherwise it says nothing and exits 0.
+With ANSWER `permit` it answers PermissionRequest instead: allow for a command naming `allowme`,
+deny (with a message) for one naming `denyme`. With ANSWER `block-stop` it blocks every Stop
+instead, with the reason, and with `exit-2-stop` the first Stop by exiting 2. With `post-exit-2`,
+`post-block` or `post-context` it answers the PostToolUse of an `rm -rf` command instead (exit 2;
+decision block; additionalContext), with the reason. Otherwise it says nothing and exits 0.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import sys
 REASON = "rm -rf is not allowed in this project"
 ALLOWED = "rm -rf is fine in this project"
 REWRITTEN = "touch rewritten.txt"
+DENIED = {"behavior": "deny", "message": "the permission hook says no"}
 
 
 def main() -> int:
@@ -41,6 +43,8 @@ def main() -> int:
     if name == "Stop":
         return _stop(answer, event)
     command = str(event.get("tool_input", {}).get("command", ""))
+    if name == "PermissionRequest" and answer == "permit":
+        return _permission(command)
     if "rm -rf" not in command:
         return 0
     if name == "PostToolUse":
@@ -67,6 +71,15 @@ def main() -> int:
     elif answer == "bad-rewrite":
         rewritten = {"hookEventName": "PreToolUse", "updatedInput": {"command": 42}}
         print(json.dumps({"hookSpecificOutput": rewritten}))
+    return 0
+
+
+def _permission(command: str) -> int:
+    """Answer the permission dialog: allow a command naming allowme, deny one naming denyme."""
+    for word, decision in (("allowme", {"behavior": "allow"}), ("denyme", DENIED)):
+        if word in command:
+            specific = {"hookEventName": "PermissionRequest", "decision": decision}
+            print(json.dumps({"hookSpecificOutput": specific}))
     return 0
 
 
