@@ -24,8 +24,12 @@ TRANSCRIPT_PATH = Gap(
 # exit code, token count); the emulation tells the model the scripted result alone.
 TOOL_OUTPUT_WORDS = Gap("the model reads the scripted result without Codex's header")
 
+# Codex re-prompts the model after every blocked Stop, with no limit (seen: 12 in a row); a
+# scenario cannot script those answers, so the runner ends the turn after STOP_BLOCKS.
+STOP_CAP = Gap("the runner ends the turn after STOP_BLOCKS blocked Stops; Codex never does")
+
 GAPS: dict[str, tuple[Gap, ...]] = {
-    "0.171.0": (TRANSCRIPT_PATH, TOOL_OUTPUT_WORDS),
+    "0.171.0": (TRANSCRIPT_PATH, TOOL_OUTPUT_WORDS, STOP_CAP),
 }
 
 

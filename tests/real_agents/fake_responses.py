@@ -94,6 +94,22 @@ class FakeResponses:
                 return output if isinstance(output, str) else json.dumps(output)
         raise AssertionError(f"no function_call_output for {call_id} in {self.outputs()}")
 
+    def told_at(self, request: int, call_id: str) -> str:
+        """What request number `request` (from 0) told the model about the call `call_id`."""
+        for item in self.requests[request].get("input", []):
+            if item.get("type") == "function_call_output" and item.get("call_id") == call_id:
+                return str(item.get("output"))
+        raise AssertionError(f"no function_call_output for {call_id} in request {request}")
+
+    def texts(self, request: int, role: str) -> list[str]:
+        """The texts of the `role` messages of request number `request`, in order."""
+        return [
+            part.get("text", "")
+            for item in self.requests[request].get("input", [])
+            if item.get("type") == "message" and item.get("role") == role
+            for part in item.get("content", [])
+        ]
+
     def __enter__(self) -> FakeResponses:
         self._server = Loopback(_handler_for(self), self.lifetime_s)
         return self

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 from pathlib import Path
 
 import codex_gaps as gaps
@@ -15,10 +16,12 @@ from fake_responses import FakeResponses, Reply, exec_command
 from recorded_hooks import read_calls, recorder
 
 from inspector.hosts.codex.events import EVENTS
-from inspector.hosts.codex.turn import blocked_words
+from inspector.hosts.codex.turn import STOP_BLOCKS, blocked_words
 
 PROMPT = "Tidy up the project."
 VOLATILE = ("session_id", "turn_id")  # each run makes them anew
+STOP_BLOCK = {"decision": "block", "reason": "check the tests first"}
+POST_BLOCK = {"decision": "block", "reason": "that output is secret"}
 
 
 def _hooks_on_every_event(project: Path, command: str) -> None:
@@ -80,3 +83,36 @@ def test_a_blocked_command_reaches_the_model_in_codexs_words(
         == told
         == blocked_words("rm -rf is not allowed in this project", {"command": command})
     )
+
+
+def _answer(value: object) -> str:
+    return f"cat > /dev/null; echo {shlex.quote(json.dumps(value))}"
+
+
+def test_what_the_model_reads_of_post_tool_use_and_stop_blocks_and_of_context(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    context = {"hookEventName": "PreToolUse", "additionalContext": "checked by the guard"}
+    hooks = {  # Stop first in the file: Codex lists a file's hooks in its own order of events
+        "Stop": [{"hooks": [{"type": "command", "command": _answer(STOP_BLOCK)}]}],
+        "PreToolUse": [
+            {"hooks": [{"type": "command", "command": _answer({"hookSpecificOutput": context})}]}
+        ],
+        "PostToolUse": [{"hooks": [{"type": "command", "command": _answer(POST_BLOCK)}]}],
+    }
+    (codex_project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    script = [Reply(tool_calls=(exec_command("echo secret", "call_0001"),)), Reply("Done.")]
+    script += [Reply("Done.")] * STOP_BLOCKS
+    with FakeResponses(script) as api:
+        codex_cli.run(codex_project, PROMPT, api_url=api.url, home=home, bypass_hook_trust=True)
+    told = api.told_at(1, "call_0001")
+    developer = [text for text in api.texts(1, "developer") if text == context["additionalContext"]]
+    stop_words = api.texts(2, "user")[-1]
+
+    outcome = asyncio.run(emulate(codex_project, scenario_like(PROMPT, script[:2])))
+    [use] = outcome.tool_uses
+    assert use.told == told == POST_BLOCK["reason"]
+    assert outcome.context == developer
+    assert outcome.stop_reasons[0] == stop_words
+    if gaps.differs(codex_cli.version, gaps.STOP_CAP):
+        assert len(outcome.stop_reasons) == STOP_BLOCKS

@@ -19,6 +19,7 @@ from inspector.hosts.codex.answer import ERROR, read_answer
 from inspector.hosts.codex.events import MATCH_FIELDS, matches
 from inspector.hosts.codex.outcome import CodexOutcome, HookRun, combine
 from inspector.hosts.codex.templates import example_payload
+from inspector.hosts.codex.trust import event_label
 from inspector.hosts.codex.turn import CodexTurnRunner
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange
@@ -140,7 +141,8 @@ class CodexHooks:
         self.journal.amend(
             exchange, action=answer.action, findings=[*exchange.findings, *answer.findings]
         )
-        return HookRun(hook.name, exchange, answer, next(finishing))
+        run_id = f"{event_label(event)}:{hook.spec.priority}:{hook.spec.source}"
+        return HookRun(hook.name, exchange, answer, next(finishing), run_id)
 
     def _record(self, outcome: CodexOutcome, source: str, turn: str | None) -> None:
         chain = [

@@ -32,6 +32,7 @@ from inspector.config.warning import ConfigWarning
 from inspector.hosts.codex import NAME
 from inspector.hosts.codex.events import (
     DEFAULT_TIMEOUT_S,
+    DISPLAY_ORDER,
     EVENTS,
     MATCH_FIELDS,
     is_match_all,
@@ -99,10 +100,20 @@ def read_codex(path: str | Path) -> CodexFiles:
             reader.read(parse_toml(str(file), text), level, toml=True)
         else:
             reader.read(parse_json(str(file), text), level, toml=False)
-    specs = tuple(replace(spec, priority=index) for index, spec in enumerate(reader.specs))
-    config = Config(hooks=specs, path=project_files[0][1], host=NAME)
     files = tuple(file for _, file in sources)
+    specs = tuple(
+        replace(spec, priority=index)
+        for index, spec in enumerate(sorted(reader.specs, key=lambda spec: _listed(spec, files)))
+    )
+    config = Config(hooks=specs, path=project_files[0][1], host=NAME)
     return CodexFiles(config, tuple(reader.warnings), files, project_dir)
+
+
+def _listed(spec: CommandHookSpec, files: tuple[Path, ...]) -> tuple[int, int]:
+    """Where Codex lists a hook: by file (user first), then in its order of events; sorted()
+    keeps the file's own order within one event."""
+    order = DISPLAY_ORDER.index(spec.event) if spec.event in DISPLAY_ORDER else len(DISPLAY_ORDER)
+    return ([str(file) for file in files].index(spec.source), order)
 
 
 def _project_files(path: str | Path) -> tuple[Path, list[tuple[str, Path]]]:

@@ -38,6 +38,23 @@ EVENTS: tuple[str, ...] = (
     INTERRUPT,
 )
 
+# The order Codex lists one file's hooks in (its HookEventsToml's fields), whatever the file's
+# own order: their display order, the order it combines answers in, counts through it.
+DISPLAY_ORDER: tuple[str, ...] = (
+    PRE_TOOL_USE,
+    PERMISSION_REQUEST,
+    POST_TOOL_USE,
+    PRE_COMPACT,
+    POST_COMPACT,
+    SESSION_START,
+    USER_PROMPT_SUBMIT,
+    SUBAGENT_START,
+    SUBAGENT_STOP,
+    STOP,
+    SESSION_END,
+    INTERRUPT,
+)
+
 # The payload field each event's matcher is tested against; events not here ignore matchers.
 MATCH_FIELDS = {
     PRE_TOOL_USE: "tool_name",

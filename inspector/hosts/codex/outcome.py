@@ -21,6 +21,7 @@ class HookRun:
     exchange: Exchange
     answer: CodexAnswer
     finished: int  # 1 for the first run of the event to finish, 2 for the next...
+    run_id: str = ""  # Codex's name for it: event_label:display_order:source file
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,22 @@
 """Play scenario turns the way `codex exec` fires its hooks (codex-cli 0.171.0), with no model.
 
 A session: SessionStart (source "startup"), each turn, then SessionEnd (reason "other"). Per
-turn: UserPromptSubmit (a block ends the turn before the model sees the prompt); per round, for
-each tool call in order, PreToolUse, then the tool unless a hook blocked it, then PostToolUse;
-after the final answer, Stop. The model's shell tool (`exec_command`, `{"cmd": ...}`, or a
-scenario's `Bash`) reaches hooks as tool_name Bash with tool_input {"command": ...}, and its
-tool_response is the command's output as text.
+turn: UserPromptSubmit (a block or a continue: false ends the turn before the model sees the
+prompt); per round, for each tool call in order, PreToolUse, then the tool unless a hook blocked
+it, then PostToolUse; after the final answer, Stop. The model's shell tool (`exec_command`,
+`{"cmd": ...}`, or a scenario's `Bash`) reaches hooks as tool_name Bash with tool_input
+{"command": ...}, and its tool_response is the command's output as text.
 
-A blocked PreToolUse keeps the command from running, and the model reads Codex's words:
-`Command blocked by PreToolUse hook: REASON. Command: COMMAND`. An allow with updatedInput runs
-the rewritten input. A blocked Stop gives the model its reason as a new prompt; it answers again
-(the runner repeats the final answer) and Stop fires with stop_hook_active true; a second block
-in a row ends the turn (`stop_loop`; Codex's own limit is not measured here). A continue: false
-ends the turn where it comes.
+What the model reads, as the real CLI sends it: a blocked PreToolUse keeps the command from
+running and the call's output is `Command blocked by PreToolUse hook: REASON. Command: COMMAND`;
+an allow with updatedInput runs the rewritten input; a PostToolUse block (or continue: false)
+replaces the call's output with its reason (stopReason), and the turn goes on. additionalContext
+is a developer message of its own (SessionStart's before the prompt, UserPromptSubmit's after
+it, a tool event's before the call's output). A blocked Stop reaches the model as a user message
+`<hook_prompt hook_run_id="stop:N:FILE">REASON</hook_prompt>`; it answers again (the runner
+repeats the final answer) and Stop fires with stop_hook_active true. Codex sets no limit on
+that; the runner ends the turn after STOP_BLOCKS blocks in a row (`stop_loop`), where a scenario
+could not script more answers anyway.
 """
 
 from __future__ import annotations
@@ -33,14 +37,14 @@ from inspector.hosts.codex.events import (
     USER_PROMPT_SUBMIT,
 )
 from inspector.hosts.codex.events import STOP as STOP_EVENT
-from inspector.hosts.codex.outcome import CodexOutcome
+from inspector.hosts.codex.outcome import CodexOutcome, HookRun
 from inspector.hosts.codex.templates import CodexSession
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
 
 SOURCE = "scenario"
-STOP_BLOCKS = 2  # blocked Stops in a row after which the runner ends the turn
+STOP_BLOCKS = 8  # blocked Stops in a row after which the runner ends the turn (Codex: never)
 
 COMPLETED = "completed"
 PROMPT_BLOCKED = "prompt_blocked"
@@ -157,10 +161,10 @@ class CodexTurnRunner:
         result = await self._fire(session, event, fields, outcome.turn_id)
         outcome.events.append(result)
         outcome.context.extend(result.context)
-        if result.verdict == STOP:
-            raise _TurnEnded(STOPPED, result.reason)
-        if result.verdict == BLOCK and event == USER_PROMPT_SUBMIT:
+        if event == USER_PROMPT_SUBMIT and result.verdict in (BLOCK, STOP):
             raise _TurnEnded(PROMPT_BLOCKED, result.reason)
+        if result.verdict == STOP and event != POST_TOOL_USE:
+            raise _TurnEnded(STOPPED, result.reason)
         return result
 
     async def _round(self, session: CodexSession, outcome: CodexTurnOutcome, rnd: Round) -> None:
@@ -182,7 +186,9 @@ class CodexTurnRunner:
                 "tool_response": call.for_llm,
                 "tool_use_id": use.tool_use_id,
             }
-            await self._step(session, outcome, POST_TOOL_USE, after)
+            said = await self._step(session, outcome, POST_TOOL_USE, after)
+            if said.verdict in (BLOCK, STOP):
+                use.told = said.reason  # in place of the output
 
     async def _stop(self, session: CodexSession, outcome: CodexTurnOutcome) -> None:
         for blocked in range(STOP_BLOCKS):
@@ -193,8 +199,15 @@ class CodexTurnRunner:
             result = await self._step(session, outcome, STOP_EVENT, fields)
             if result.verdict != BLOCK:
                 return
-            outcome.stop_reasons.append(result.reason)
-        raise _TurnEnded(STOP_LOOP, outcome.stop_reasons[-1])
+            outcome.stop_reasons += [
+                hook_prompt(run) for run in result.runs if run.answer.action == BLOCK
+            ]
+        raise _TurnEnded(STOP_LOOP, result.reason)
+
+
+def hook_prompt(run: HookRun) -> str:
+    """What the model reads of a Stop hook's block: a user message naming the hook's run."""
+    return f'<hook_prompt hook_run_id="{run.run_id}">{run.answer.reason}</hook_prompt>'
 
 
 def _session_id(name: str) -> str:
