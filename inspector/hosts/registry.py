@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspector.hosts.claude.host import HOST as CLAUDE
+from inspector.hosts.gemini.host import HOST as GEMINI
 from inspector.hosts.host import Host
 from inspector.hosts.jcli.host import HOST as JCLI
 from inspector.hosts.openclaw.host import HOST as OPENCLAW
@@ -14,6 +15,7 @@ from inspector.hosts.picoclaw.host import HOST as PICOCLAW
 
 HOSTS: tuple[Host, ...] = (
     CLAUDE,
+    GEMINI,
     JCLI,
     OPENCLAW,
     PICOCLAW,
