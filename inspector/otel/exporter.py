@@ -55,8 +55,8 @@ class LiveSpans:
         ]
         return "; ".join([sent, *lost])
 
-    def _take(self, record: Record, _new: bool) -> None:
-        self._put(self.planner.take(record))
+    def _take(self, record: Record, new: bool) -> None:
+        self._put(self.planner.take(record, new))
 
     def _put(self, planned: list[PlannedSpan]) -> None:
         for span in planned:

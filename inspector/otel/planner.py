@@ -4,7 +4,8 @@ it, and a child span per hook exchange of that stage.
 
 A stage's spans are planned when its Decision arrives (so findings added after an answer come
 along), or, when none comes, once the stage has been quiet for `idle_s` of the journal's time
-or the session ends; a turn's span then, or at the end."""
+or the session ends; a turn's span then, or at the end. An event's span is planned when the
+event is first changed (its delivery to the observers is recorded), else then."""
 
 from __future__ import annotations
 
@@ -59,18 +60,24 @@ class SpanPlanner:
         self._stages: dict[tuple[str, str], _Stage] = {}
         self._turns: dict[str, _Turn] = {}
         self._seen: set[int] = set()  # exchanges taken into a stage, events planned
+        self._events: dict[int, Event] = {}  # events waiting for their delivery
         self._idle_checked = 0.0
 
-    def take(self, record: Record) -> list[PlannedSpan]:
-        """The spans `record` completes (often none yet). Give it every record, new or changed."""
+    def take(self, record: Record, new: bool = False) -> list[PlannedSpan]:
+        """The spans `record` completes (often none yet). Give it every record as it is
+        appended (`new`) and changed; a saved session's records as changed (they are final)."""
         planned: list[PlannedSpan] = []
         if isinstance(record, Exchange):
             planned += self._exchange(record)
         elif isinstance(record, Decision):
             planned += self._decision(record)
         elif isinstance(record, Event) and record.seq not in self._seen:
-            self._seen.add(record.seq)
-            planned.append(self._event(record))
+            if new:
+                self._events[record.seq] = record
+            else:
+                self._events.pop(record.seq, None)
+                self._seen.add(record.seq)
+                planned.append(self._event(record))
         if record.ts - self._idle_checked >= 1.0:
             self._idle_checked = record.ts
             planned += self._idle(record.ts)
@@ -78,7 +85,9 @@ class SpanPlanner:
 
     def finish(self) -> list[PlannedSpan]:
         """Every span still open: the session ended."""
-        planned = [span for key in list(self._stages) for span in self._close(key, None)]
+        planned = [self._event(event) for event in self._events.values()]
+        self._events.clear()
+        planned += [span for key in list(self._stages) for span in self._close(key, None)]
         for trace, turn in self._turns.items():
             if not turn.planned:
                 turn.planned = True
@@ -205,8 +214,11 @@ class SpanPlanner:
         )
 
     def _idle(self, now: float) -> list[PlannedSpan]:
-        """Stages and turns quiet for `idle_s`: a serve session runs for days."""
-        planned = [
+        """Events, stages and turns quiet for `idle_s`: a serve session runs for days."""
+        quiet = [seq for seq, event in self._events.items() if now - event.ts >= self.idle_s]
+        self._seen.update(quiet)
+        planned = [self._event(self._events.pop(seq)) for seq in quiet]
+        planned += [
             span
             for key, stage in list(self._stages.items())
             if now - stage.last >= self.idle_s

@@ -93,10 +93,10 @@ def test_one_trace_per_turn_a_span_per_stage_and_event_a_child_per_exchange(sent
     )
     events = [r for r in records if isinstance(r, Event)]
     event_spans = [s for s in stages if "hook_inspector.event" in s.attributes]
-    assert [
-        s.attributes["hook_inspector.event"]
-        for s in sorted(event_spans, key=lambda s: s.attributes["hook_inspector.seq"])
-    ] == [e.kind for e in events]
+    in_order = sorted(event_spans, key=lambda s: s.attributes["hook_inspector.seq"])
+    assert [s.attributes["hook_inspector.event"] for s in in_order] == [e.kind for e in events]
+    delivered = [s.attributes["hook_inspector.delivered"] for s in in_order]
+    assert delivered == [e.delivered for e in events] and ["event_logger"] in delivered
     handshakes = [s for s in received.spans if s.attributes.get("rpc.method") == "hook.hello"]
     sessions = [s for s in received.spans if s.name == "hook-inspector session"]
     assert len(sessions) == 1 and all(s.parent_id == sessions[0].span_id for s in handshakes)
