@@ -34,7 +34,7 @@ def test_a_host_nothing_like_any_is_refused_with_the_hosts_install_knows(
     folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["uninstall", "codex"]) == 2
-    expected = "; expected one of claude, jcli, openclaw"
+    expected = "; expected one of claude, gemini, jcli, openclaw"
     assert capsys.readouterr().err == f'hook-inspector: host: no host is named "codex"{expected}\n'
 
 
