@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspector.hosts.claude.host import HOST as CLAUDE
+from inspector.hosts.codex.host import HOST as CODEX
 from inspector.hosts.gemini.host import HOST as GEMINI
 from inspector.hosts.host import Host
 from inspector.hosts.jcli.host import HOST as JCLI
@@ -15,6 +16,7 @@ from inspector.hosts.picoclaw.host import HOST as PICOCLAW
 
 HOSTS: tuple[Host, ...] = (
     CLAUDE,
+    CODEX,
     GEMINI,
     JCLI,
     OPENCLAW,

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from inspector.hosts.claude import NAME as CLAUDE
+from inspector.hosts.codex import NAME as CODEX
 from inspector.hosts.gemini import NAME as GEMINI
 from inspector.hosts.jcli import NAME as JCLI
 from inspector.hosts.openclaw import NAME as OPENCLAW
@@ -23,6 +24,8 @@ from tests.support.paths import PACKAGE
         ("examples/jcli/.jcli/hooks/guard_dangerous/HOOK.yaml", JCLI),
         ("examples/claude", CLAUDE),
         ("examples/claude/.claude/settings.json", CLAUDE),
+        ("examples/codex", CODEX),
+        ("examples/codex/.codex/hooks.json", CODEX),
         ("examples/gemini", GEMINI),
         ("examples/gemini/.gemini/settings.json", GEMINI),
         ("examples/picoclaw/demo.yaml", None),  # native YAML: read by the loader, for any host
@@ -42,6 +45,6 @@ def test_a_picoclaw_config_json_is_picoclaw_s(tmp_path: Path) -> None:
 
 def test_hosts_have_one_name_each_and_an_unknown_name_is_picoclaw() -> None:
     names = [host.name for host in HOSTS]
-    assert sorted(names) == sorted({PICOCLAW, JCLI, CLAUDE, OPENCLAW, GEMINI})
+    assert sorted(names) == sorted({PICOCLAW, JCLI, CLAUDE, CODEX, OPENCLAW, GEMINI})
     assert all(host_named(name).name == name for name in names)
     assert host_named("").name == PICOCLAW  # journals written before records named their host
