@@ -49,16 +49,9 @@ GAPS: dict[str, dict[str, Gap]] = {
     "2.1.197": {},
     "2.1.332": {
         HOOK_ENV: Gap(
-            "hooks also get the CLI's pid, its messaging socket and token, and a notes folder "
-            "of the session: the emulation has no CLI process to name",
-            frozenset(
-                {
-                    "CLAUDE_PID",
-                    "CLAUDE_CODE_MESSAGING_SOCKET",
-                    "CLAUDE_CODE_MESSAGING_TOKEN",
-                    "CLAUDE_CODE_CHILD_NOTES_DIR",
-                }
-            ),
+            "hooks also get the CLI's messaging socket and token (for the processes a session "
+            "starts to talk to it): the emulation has no such socket to name",
+            frozenset({"CLAUDE_CODE_MESSAGING_SOCKET", "CLAUDE_CODE_MESSAGING_TOKEN"}),
         ),
     },
 }

@@ -17,7 +17,7 @@ from claude_cli import ClaudeCli, ClaudeRun
 from claude_fixtures import claude_cli, project  # noqa: F401 (fixtures used by name)
 from emulation import emulate, scenario_like
 from fake_anthropic import FakeAnthropic, Reply, bash
-from real_session import VOLATILE_KEYS, RealSession, committed
+from real_session import VOLATILE_ENV, VOLATILE_KEYS, RealSession, committed
 from recorded_hooks import HookCall, read_calls, recorder, recording_settings, write_settings
 
 from inspector.hosts.claude.events import EVENTS_BY_VERSION
@@ -184,7 +184,7 @@ def compare(
     variables = {
         name
         for name in real_added.keys() | emulated_added.keys()
-        if real_added.get(name) != emulated_added.get(name)
+        if not _same_variable(name, real_added.get(name), emulated_added.get(name))
     }
     assert real.env["CLAUDECODE"] == "1" and real_added["CLAUDE_PROJECT_DIR"] == str(project)
     assert real.cwd == emulated.cwd == str(project)
@@ -198,3 +198,11 @@ def steady(payload: JSONObject) -> JSONObject:
         key: f"<{key}>" if key in ("prompt_id", *VOLATILE_KEYS) else value
         for key, value in payload.items()
     }
+
+
+def _same_variable(name: str, real: str | None, emulated: str | None) -> bool:
+    """The same value; for a variable each run makes anew (VOLATILE_ENV: a pid, a socket),
+    both set."""
+    if name in VOLATILE_ENV:
+        return (real is None) is (emulated is None)
+    return real == emulated

@@ -14,7 +14,9 @@ commands).
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -105,11 +107,23 @@ class ClaudeSession:
         }
         if event in _WITH_EFFORT:
             env["CLAUDE_EFFORT"] = self.version.effort
+        if self.version.names_its_process:
+            env["CLAUDE_PID"] = str(os.getpid())  # the process that runs the hooks
+            env["CLAUDE_CODE_CHILD_NOTES_DIR"] = str(self.notes_folder())
         if event == SESSION_START:
             folder = Path.home() / ".claude" / "session-env" / self.session_id
             folder.mkdir(parents=True, exist_ok=True)
             env[ENV_FILE] = str(folder / env_file_name(0))
         return env
+
+    def notes_folder(self) -> Path:
+        """Where 2.1.332 lets the processes a session starts leave notes (TMP/claude-UID/
+        PROJECT-SLUG/SESSION/started), made as the real CLI makes it."""
+        slug = re.sub(r"[^A-Za-z0-9]", "-", self.cwd)
+        own = Path(tempfile.gettempdir()) / f"claude-{os.getuid()}"
+        folder = own / slug / self.session_id / "started"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder
 
 
 def env_file_name(index: int) -> str:

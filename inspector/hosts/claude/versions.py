@@ -24,6 +24,8 @@ class ClaudeVersion:
     effort: str
     # Variables this release adds to every hook's environment under -p, beyond the ones all add.
     hook_env: tuple[tuple[str, str], ...] = ()
+    # Every hook also gets CLAUDE_PID and CLAUDE_CODE_CHILD_NOTES_DIR (the session's notes folder).
+    names_its_process: bool = False
     # What a blocked Stop's feedback is led by, inside a <system-reminder> ("": the feedback alone).
     hook_text_lead: str = ""
     # What follows the schema's words when a hook's updatedInput fails its tool's schema.
@@ -65,6 +67,7 @@ RELEASES: dict[str, ClaudeVersion] = {
         post_tool_words_apart=True,
         effort="medium",
         hook_env=(("CLAUDE_CODE_SESSION_ATTENDED", "0"),),
+        names_its_process=True,
         hook_text_lead=HOOK_TEXT_LEAD,
         rewrite_refused_note="The tool input from the model was valid; the hook's rewrite of "
         "it was not.",
