@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,7 @@ class CodexCli:
         home: Path,
         bypass_hook_trust: bool = False,
         extra_env: dict[str, str] | None = None,
+        options: Sequence[str] = (),
     ) -> CodexRun:
         """Run one `codex exec` in `project` against the fake Responses API at `api_url`.
         `bypass_hook_trust`: run hooks nobody has trusted (--dangerously-bypass-hook-trust)."""
@@ -109,6 +111,7 @@ class CodexCli:
         ]
         if bypass_hook_trust:
             argv.append("--dangerously-bypass-hook-trust")
+        argv += options
         codex_home(home).mkdir(parents=True, exist_ok=True)
         done = subprocess.run(
             [*argv, prompt],

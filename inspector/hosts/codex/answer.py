@@ -60,6 +60,7 @@ class CodexAnswer:
     context: str = ""  # hookSpecificOutput.additionalContext
     updated_input: JSONObject | None = None
     findings: tuple[Finding, ...] = ()
+    asks: bool = False  # PreToolUse's permissionDecision "ask": Codex refuses it, a person may not
 
 
 def failed(why: str, code: str) -> CodexAnswer:
@@ -108,9 +109,9 @@ def _read_json(event: str, answer: JSONObject) -> CodexAnswer:
         return CodexAnswer(ERROR, why, findings=(finding("codex-invalid-json", detail),))
     context = _text(specific.get("additionalContext"))
     if problem := _unsupported(event, answer, specific):
-        return CodexAnswer(
-            ERROR, problem, message, findings=(finding("codex-unsupported", problem),)
-        )
+        asks = event == PRE_TOOL_USE and specific.get("permissionDecision") == "ask"
+        found = (finding("codex-unsupported", problem),)
+        return CodexAnswer(ERROR, problem, message, findings=found, asks=asks)
     if event == PRE_TOOL_USE:
         return _pre_tool_use(answer, specific, message, context)
     if event == PERMISSION_REQUEST:

@@ -12,10 +12,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from inspector.config.model import CommandHookSpec
+from inspector.config.model import CommandHookSpec, Defaults
+from inspector.hooks.approvals import Approvals
 from inspector.hooks.command_hook import CommandHook
 from inspector.hosts.codex import NAME
 from inspector.hosts.codex.answer import ERROR, read_answer
+from inspector.hosts.codex.approval import ask_person, asks_person
 from inspector.hosts.codex.events import MATCH_FIELDS, matches
 from inspector.hosts.codex.outcome import CodexOutcome, HookRun, combine
 from inspector.hosts.codex.templates import example_payload
@@ -26,6 +28,8 @@ from inspector.journal.records import Decision, Exchange
 from inspector.pipeline.gate import Gate, GatedCommandHook
 
 JSONObject = dict[str, Any]
+
+ASK_TIMEOUT_MS = Defaults().approval_timeout_ms  # a person's time to answer, as for any approval
 
 
 def codex_shell() -> tuple[str, ...]:
@@ -44,8 +48,12 @@ class CodexHooks:
         project_dir: str | Path,
         shell: tuple[str, ...] | None = None,
         gate: Gate | None = None,
+        approvals: Approvals | None = None,
+        ask_timeout_ms: int = ASK_TIMEOUT_MS,
     ) -> None:
         self.journal = journal
+        self.approvals = approvals or Approvals()
+        self.ask_timeout_ms = ask_timeout_ms
         self.gate = gate or Gate(journal)  # a gate of its own intercepts nothing
         self.project_dir = str(project_dir)
         self.hooks = [
@@ -87,11 +95,13 @@ class CodexHooks:
         env: Mapping[str, str] | None = None,
         live: bool = False,
         cwd: str | None = None,
+        ask_by: float | None = None,
     ) -> CodexOutcome:
         """Run `event`'s hooks with `payload` on stdin and decide as Codex would; journals an
         exchange per run and, when any ran, one Decision. Unless `live` (a relay's call, held
         already), the event first passes the intercept's stage entry, where a person can edit
-        it for every hook or drop it so that none runs."""
+        it for every hook or drop it so that none runs. Live, a person may be asked
+        (approval.py), until `ask_by` (time.monotonic()) at the latest."""
         if not live:
             entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
             if entered is None:
@@ -105,7 +115,12 @@ class CodexHooks:
             )
         )
         outcome = combine(event, payload, tuple(runs))
-        if runs:
+        asked = live and asks_person(outcome, self.approvals)
+        if asked:
+            outcome = await ask_person(
+                outcome, self.approvals, timeout_ms=self.ask_timeout_ms, turn=turn, ask_by=ask_by
+            )
+        if runs or asked:
             self._record(outcome, source, turn)
         return outcome
 

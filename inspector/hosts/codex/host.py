@@ -59,7 +59,7 @@ class CodexHost:
         *,
         restart_crashed: bool = True,
     ) -> CommandRuntime:
-        return codex_runtime(config, journal, gate)
+        return codex_runtime(config, journal, approvals, gate)
 
     def run_failed(self, exchange: Exchange) -> bool:
         return run_failed(exchange)
@@ -78,6 +78,7 @@ class CodexHost:
             env=relayed.env,
             live=True,
             cwd=relayed.cwd,
+            ask_by=relayed.ask_by,
         )
         return codex_output(fired, edited_input(relayed))
 
