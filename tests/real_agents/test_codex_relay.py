@@ -14,11 +14,12 @@ from pathlib import Path
 
 from codex_cli import CodexCli
 from codex_fixtures import codex_cli, codex_project  # noqa: F401 (fixtures used by name)
-from fake_responses import FakeResponses, Reply, exec_command
+from fake_responses import FakeResponses, Reply, ToolCall, exec_command
 from test_claude_relay import HOOK_INSPECTOR, serving, socket_path  # noqa: F401 (fixture)
 
 from inspector.hosts.codex.turn import blocked_words
 
+PROMPT = "Tidy up the project."
 GUARD_REASON = "the scratch folder stays"
 # A PreToolUse guard as people write them: exit 2 with the reason on stderr.
 GUARD = f"{shlex.quote(sys.executable)} -c " + shlex.quote(
@@ -28,9 +29,9 @@ GUARD = f"{shlex.quote(sys.executable)} -c " + shlex.quote(
 )
 
 
-def install(project: Path, socket: Path) -> str:
+def install(project: Path, socket: Path, events: str = "PreToolUse") -> str:
     argv = [str(HOOK_INSPECTOR), "install", "codex", "--project", str(project)]
-    argv += ["--events", "PreToolUse", "--matcher", "Bash", "--socket", str(socket)]
+    argv += ["--events", events, "--matcher", "Bash", "--socket", str(socket)]
     done = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=60)
     return done.stdout
 
@@ -46,7 +47,7 @@ def inspector_config(folder: Path) -> Path:
 def play(cli: CodexCli, project: Path, home: Path, command: str) -> FakeResponses:
     script = [Reply(tool_calls=(exec_command(command, "call_1"),)), Reply("Done.")]
     with FakeResponses(script) as api:
-        run = cli.run(project, "Tidy up the project.", api_url=api.url, home=home)
+        run = cli.run(project, PROMPT, api_url=api.url, home=home)
     assert (run.exit_code, run.completed) == (0, True), run.stderr
     assert api.unscripted == 0
     return api
@@ -86,3 +87,26 @@ def test_with_no_inspector_the_command_runs_as_if_the_hook_were_absent(
 
     assert (codex_project / "made.txt").exists()
     assert api.told("call_1").endswith("Output:\nmade\n")
+
+
+def test_the_inspector_denies_a_permission_request_in_words_codex_reads(
+    codex_cli: CodexCli, codex_project: Path, home: Path, socket_path: Path
+) -> None:
+    install(codex_project, socket_path, events="PermissionRequest")
+    deny = {"behavior": "deny", "message": "no leaving the sandbox"}
+    answer = {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": deny}}
+    hook = {"kind": "command", "host": "codex", "event": "PermissionRequest"}
+    command = f"cat > /dev/null; echo {shlex.quote(json.dumps(answer))}"
+    config = codex_project.parent / "inspector.yaml"
+    config.write_text(json.dumps({"hooks": {"reviewer": {**hook, "command": command}}}))
+    escalated = {"cmd": "touch made.txt", "sandbox_permissions": "require_escalated"}
+    script = [Reply(tool_calls=(ToolCall("exec_command", escalated, "call_1"),)), Reply("Done.")]
+    with serving(config, socket_path), FakeResponses(script) as api:
+        # --approve-for-me: approvals are asked for (of hooks first), not refused outright
+        codex_cli.run(
+            codex_project, PROMPT, api_url=api.url, home=home, options=["--approve-for-me"]
+        )
+
+    assert not (codex_project / "made.txt").exists()
+    rejected = 'Rejected(\\"no leaving the sandbox\\")'
+    assert api.told("call_1") == f'exec_command failed: CreateProcess {{ message: "{rejected}" }}'
