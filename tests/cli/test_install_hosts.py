@@ -33,9 +33,9 @@ def test_a_mistyped_host_is_refused_with_a_suggestion(
 def test_a_host_nothing_like_any_is_refused_with_the_hosts_install_knows(
     folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["uninstall", "codex"]) == 2
-    expected = "; expected one of claude, gemini, jcli, openclaw"
-    assert capsys.readouterr().err == f'hook-inspector: host: no host is named "codex"{expected}\n'
+    assert main(["uninstall", "copilot"]) == 2
+    expected = "; expected one of claude, codex, gemini, jcli, openclaw"
+    assert capsys.readouterr().err == f'hook-inspector: host: no host is named "copilot"{expected}\n'
 
 
 @pytest.mark.parametrize("command", ["install", "uninstall"])
