@@ -116,6 +116,7 @@ class CommandHookSpec:
     on_failure: str = "continue"  # Claude Code: "block" makes a failed or timed-out run block
     cannot_run: str = ""  # why host mode cannot run it (no model, no MCP server); "": it runs
     once: bool = False  # Claude Code: runs once in a session, then is removed
+    condition: str | None = None  # Claude Code: its `if`, a permission rule the call must match
     sequential: bool = False  # its group asks for the event's hooks one after another
     env: tuple[tuple[str, str], ...] = ()  # variables its own settings add to its environment
 

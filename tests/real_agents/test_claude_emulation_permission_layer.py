@@ -191,3 +191,49 @@ def test_a_hooks_allow_runs_the_call_unless_a_deny_rule_matches(
     settings = {"permissions": {"deny": ["Bash(rm -rf scratch)"]}}
     compare(claude_cli, project, home, settings, calls, (), answer="allow")
     assert (project / "made.txt").exists()
+
+
+def test_a_handlers_if_picks_the_calls_its_rule_matches_as_claude_code_does(
+    claude_cli: ClaudeCli, project: Path, home: Path
+) -> None:
+    conditions = ("Bash(touch:*)", "Bash(rm *)", "Write", "Read(./r.txt)", "Bash(ls)")
+
+    def settings(side: str) -> JSONObject:
+        def handler(index: int, condition: str) -> JSONObject:
+            log = project.parent / f"{side}-if-{index}.jsonl"
+            return {"type": "command", "command": recorder(log), "if": condition}
+
+        handlers = [handler(index, condition) for index, condition in enumerate(conditions)]
+        prompt = [{"hooks": [handler(len(conditions), "Bash")]}]
+        return {"hooks": {"PreToolUse": [{"hooks": handlers}], "UserPromptSubmit": prompt}}
+
+    def seen(side: str) -> list[list[JSONObject]]:
+        logs = [project.parent / f"{side}-if-{index}.jsonl" for index in range(len(conditions) + 1)]
+        return [[call.payload.get("tool_input", {}) for call in read_calls(log)] for log in logs]
+
+    for name in ("r.txt", "q.txt"):
+        (project / name).write_text("a\n")
+    calls = [
+        bash("touch a.txt"),
+        bash("echo x && rm -rf b"),
+        bash("ls"),
+        write(project, "w.txt"),
+        read(str(project / "r.txt")),
+        read(str(project / "q.txt")),
+    ]
+    script = script_of(calls)
+    write_settings(project, settings("real"))
+    play(claude_cli, project, home, script, allowed_tools=("Bash", "Write"))
+    scenario = one_turn(script)
+    asyncio.run(
+        emulate(
+            project,
+            settings("emulated"),
+            scenario,
+            version=claude_cli.version,
+            allowed_tools=("Bash", "Write"),
+        )
+    )
+    real, emulated = seen("real"), seen("emulated")
+    assert [len(inputs) for inputs in real] == [1, 1, 1, 1, 1, 0]  # UserPromptSubmit: never
+    assert emulated == real

@@ -51,7 +51,13 @@ from inspector.hosts.claude.outcome import (
     timing_decides,
 )
 from inspector.hosts.claude.permission import permission_outcome
-from inspector.hosts.claude.permission_layer import STAGE, PermissionCheck, PermissionLayer
+from inspector.hosts.claude.permission_layer import (
+    STAGE,
+    PermissionCheck,
+    PermissionLayer,
+    call_matches,
+)
+from inspector.hosts.claude.permission_rules import parse_rule
 from inspector.hosts.claude.templates import example_payload, hook_env
 from inspector.hosts.claude.turn import ClaudeTurnRunner
 from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
@@ -135,7 +141,19 @@ class ClaudeHooks:
             if hook.spec.event == event
             and (key is None or matches(hook.spec.matcher, target))
             and hook.name not in self._spent
+            and self._condition_holds(hook.spec, payload)
         ]
+
+    def _condition_holds(self, spec: CommandHookSpec, payload: JSONObject) -> bool:
+        """A handler's `if`: the event's tool call must match its permission rule (an event
+        without a tool call never does)."""
+        if spec.condition is None:
+            return True
+        tool, tool_input = payload.get("tool_name"), payload.get("tool_input")
+        if not isinstance(tool, str) or not isinstance(tool_input, dict):
+            return False
+        rule = parse_rule(spec.condition, "if", spec.level)
+        return call_matches(rule, tool, tool_input, Path(self.project_dir))
 
     async def fire(
         self,

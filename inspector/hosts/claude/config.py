@@ -255,6 +255,7 @@ class _Reader:
             on_failure=read.on_failure,
             cannot_run=read.cannot_run,
             once=read.once,
+            condition=read.condition,
         )
         self.specs.append(spec)
 

@@ -43,8 +43,6 @@ KEYS: dict[str, frozenset[str]] = {
 }
 # Read and accepted, not applied in host mode: each gets a warning when set.
 NOT_APPLIED = {
-    "if": "a permission-rule filter (such as Bash(git *)) is not applied: the hook runs for "
-    "every call its matcher takes",
     "async": "runs in the foreground here, and its answer counts",
     "asyncRewake": "runs in the foreground here, and its answer counts",
     "args": "the exec form is not applied: `command` runs through the shell",
@@ -79,13 +77,15 @@ class ReadHandler:
     cannot_run: str = ""
     warnings: list[tuple[str, str, str]] = field(default_factory=list)  # (key, code, message)
     once: bool = False  # runs once in a session, then is removed
+    condition: str | None = None  # `if`: the permission rule a tool call must match
 
 
 def read_handler(doc: Document, path: KeyPath, entry: dict[str, object], event: str) -> ReadHandler:
     """The handler at `path`, one of `event`'s; a missing or wrong value is a ConfigError at
     its key."""
     read = _read_kind(doc, path, entry, event)
-    return replace(read, once=_Fields(doc, path, entry).flag("once"))
+    fields = _Fields(doc, path, entry)
+    return replace(read, once=fields.flag("once"), condition=fields.text("if"))
 
 
 def _read_kind(doc: Document, path: KeyPath, entry: dict[str, object], event: str) -> ReadHandler:

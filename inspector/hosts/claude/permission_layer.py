@@ -254,6 +254,27 @@ class PermissionLayer:
         return path == root or path.startswith(root + os.sep)
 
 
+def call_matches(
+    rule: Rule, tool: str, tool_input: JSONObject, project: Path, home: Path | None = None
+) -> bool:
+    """Whether a call of `tool` with `tool_input` matches `rule` as Claude Code matches its
+    permission rules (and a handler's `if`): the tool by name, a Bash command or one of its
+    parts, a file tool's path."""
+    if rule.tool != tool:
+        return False
+    if rule.content is None:
+        return True
+    if tool == "Bash":
+        command = str(tool_input.get("command", ""))
+        return any(command_matches(rule, part) for part in (command, *subcommands(command)))
+    key = EDIT_TOOLS.get(tool) or READ_TOOLS.get(tool)
+    value = tool_input.get(key) if key else None
+    if not isinstance(value, str) or not value:
+        return False
+    path = os.path.normpath(os.path.join(project, os.path.expanduser(value)))
+    return path_matches(rule, path, project, home or Path.home())
+
+
 def _whole(rules: list[Rule]) -> Rule | None:
     return next((rule for rule in rules if rule.content is None), None)
 
