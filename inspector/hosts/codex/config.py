@@ -17,15 +17,15 @@ has none) loads with a warning in Codex's words and, where a hook never runs, it
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from inspector.config.checks import SCRIPT_SUFFIXES, did_you_mean
-from inspector.config.document import Document, KeyPath, format_key
+from inspector.config.checks import did_you_mean
+from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, field, want_bool, want_int, want_map, want_str
 from inspector.config.files import read_config_text
+from inspector.config.hook_names import HookNames, command_label, unknown_keys
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
 from inspector.config.warning import ConfigWarning
@@ -146,7 +146,7 @@ class _Reader:
     def __init__(self) -> None:
         self.specs: list[CommandHookSpec] = []
         self.warnings: list[ConfigWarning] = []
-        self._names: set[str] = set()
+        self._names = HookNames()
         self._folders: dict[Path, str] = {}  # the folders read so far: which form had hooks
 
     def read(self, doc: Document, level: str, *, toml: bool) -> None:
@@ -229,7 +229,7 @@ class _Reader:
             )
         kind = want_str(doc, (*path, "type"), entry["type"])
         if kind in _NOT_RUN:
-            name = self._name(event, kind)
+            name = self._names.name(event, kind)
             message = f"skipping {kind} hook in {doc.file}: {_NOT_RUN[kind]}"
             self.warn(doc, (*path, "type"), "codex-handler-not-run", message, name)
             return
@@ -250,7 +250,7 @@ class _Reader:
         timeout_s = DEFAULT_TIMEOUT_S
         if timeout_key is not None:
             timeout_s = max(1, want_int(doc, (*path, timeout_key), entry[timeout_key]))
-        name = self._name(event, _label(command))
+        name = self._names.name(event, command_label(command))
         self._unknown_keys(doc, path, entry, _COMMAND_KEYS, name)
         if field(doc, path, entry, "async", want_bool, False):
             message = "async: true: Codex does not wait for it, so its answer decides nothing"
@@ -268,15 +268,6 @@ class _Reader:
             )
         )
 
-    def _name(self, event: str, label: str) -> str:
-        name = base = f"{event}:{label}"
-        count = 1
-        while name in self._names:
-            count += 1
-            name = f"{base}#{count}"
-        self._names.add(name)
-        return name
-
     def _unknown_keys(
         self,
         doc: Document,
@@ -285,28 +276,12 @@ class _Reader:
         known: frozenset[str],
         hook: str | None,
     ) -> None:
-        for key in entry:
-            if key not in known:
-                message = f"{key}: ignored{did_you_mean(key, known)}"
-                self.warn(doc, (*path, key), "codex-unknown-setting", message, hook)
+        def warn(where: KeyPath, message: str, hook: str | None) -> None:
+            self.warn(doc, where, "codex-unknown-setting", message, hook)
+
+        unknown_keys(path, entry, known, hook, warn)
 
     def warn(
         self, doc: Document, path: KeyPath, code: str, message: str, hook: str | None = None
     ) -> None:
-        self.warnings.append(
-            ConfigWarning(
-                doc.file, finding(code, message), doc.line_of(path), format_key(path) or None, hook
-            )
-        )
-
-
-def _label(command: str) -> str:
-    """The script a command runs, else its first word: `python3 "$D/guard.py"` -> guard.py."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    for word in words:
-        if Path(word).suffix in SCRIPT_SUFFIXES:
-            return Path(word).name
-    return Path(words[0]).name or words[0]
+        self.warnings.append(ConfigWarning.at(doc, path, finding(code, message), hook))
