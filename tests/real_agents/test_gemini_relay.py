@@ -5,6 +5,7 @@ files its shell tool made or left, and what it told the model."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import tempfile
@@ -19,9 +20,14 @@ from gemini_fixtures import gemini_cli, gemini_project  # noqa: F401 (fixtures u
 from test_claude_relay import serving
 from test_gemini_real import play
 
+from inspector.bridge.listener import ListenOptions, listen_for_relays
+from inspector.config.model import CommandHookSpec, Config
+from inspector.engine import Engine
+from inspector.hooks.approvals import Verdict
 from inspector.hosts.gemini.install import INSTALLER
 from inspector.hosts.installer import Options, Place
 from tests.support.claude import reply
+from tests.support.waiting import wait_for
 
 REASON = "rm -rf is not allowed: remove specific files instead"
 
@@ -110,3 +116,38 @@ def test_with_no_inspector_listening_the_session_runs_as_if_the_hook_were_absent
     [told] = api.function_responses()
     assert "error" not in told["response"]
     assert "failed for event BeforeTool" not in run.stderr  # the relay exited 0
+
+
+@pytest.mark.parametrize("verdict", ["allow_once", "deny"])
+async def test_a_person_at_the_inspector_answers_a_before_tool_ask(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path, socket_path: Path, verdict: str
+) -> None:
+    """A config hook asks; the person's allow lets the real command run, their deny keeps it
+    from running and their reason reaches the model."""
+    asker = CommandHookSpec(
+        "asker", "gemini", "BeforeTool", reply(0, {"decision": "ask"}), 5000, level="project"
+    )
+    install_relay(gemini_project, socket_path)
+    engine = Engine(Config(hooks=(asker,), host="gemini", workdir=gemini_project))
+    script = [Reply(calls=(shell("touch made.txt"),)), Reply("Ok.")]
+    async with engine:
+        listener = await listen_for_relays(engine, ListenOptions(socket_path=socket_path))
+        try:
+            session = asyncio.create_task(
+                asyncio.to_thread(play, gemini_cli, gemini_project, home, script)
+            )
+            await wait_for(lambda: bool(engine.approvals.pending), timeout=60)
+            (prompt,) = engine.approvals.pending
+            assert (prompt.agent_asks, prompt.arguments["command"]) == (
+                "Gemini CLI",
+                "touch made.txt",
+            )
+            engine.approvals.decide(prompt.id, Verdict(verdict, reason="not now"))  # type: ignore[arg-type]
+            _, api = await session
+        finally:
+            await listener.close()
+
+    assert (gemini_project / "made.txt").exists() is (verdict == "allow_once")
+    [told] = api.function_responses()
+    if verdict == "deny":
+        assert told["response"] == {"error": "Tool execution blocked: not now"}

@@ -11,14 +11,24 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from inspector.config.model import CommandHookSpec
-from inspector.hooks.approvals import Approvals
+from inspector.config.model import CommandHookSpec, Defaults
+from inspector.hooks.approvals import (
+    ASK_AGENT,
+    TIMEOUT,
+    ApprovalPrompt,
+    Approvals,
+    EarlierAnswer,
+    Resolution,
+)
+from inspector.hooks.approvals import DENY as DENY_VERDICT
 from inspector.hooks.command_hook import CommandHook
+from inspector.hooks.severity import severity_of
 from inspector.hosts.gemini import NAME
 from inspector.hosts.gemini.answer import ERROR, read_answer
 from inspector.hosts.gemini.events import (
@@ -38,6 +48,8 @@ from inspector.pipeline.gate import Gate, GatedCommandHook
 JSONObject = dict[str, Any]
 
 SHELL = ("bash", "-c")  # getShellConfiguration() on Linux and macOS
+ASK_TIMEOUT_MS = Defaults().approval_timeout_ms  # the inspector's prompt denies when time is up
+AGENT = "Gemini CLI"
 EXPANDED = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID")
 
 
@@ -53,8 +65,10 @@ class GeminiHooks:
         project_dir: str | Path,
         shell: tuple[str, ...] = SHELL,
         gate: Gate | None = None,
+        ask_timeout_ms: int = ASK_TIMEOUT_MS,
     ) -> None:
         self.journal = journal
+        self.ask_timeout_ms = ask_timeout_ms
         self.approvals = approvals
         self.gate = gate or Gate(journal)  # a gate of its own intercepts nothing
         self.project_dir = str(project_dir)
@@ -95,10 +109,14 @@ class GeminiHooks:
         env: Mapping[str, str] | None = None,
         live: bool = False,
         cwd: str | None = None,
+        ask_by: float | None = None,
     ) -> EventOutcome:
         """Run `event`'s hooks with `payload` on stdin and merge their answers as Gemini CLI
         would; journals an exchange per run and, when any ran, one Decision. Unless `live` (the
-        relay held the call already), the event first passes the intercept's stage entry."""
+        relay held the call already), the event first passes the intercept's stage entry. A
+        BeforeTool the hooks answered `ask` goes to the inspector's approval prompt when someone
+        is there (allow, deny, or for a live Gemini CLI its own dialog); `ask_by`
+        (time.monotonic()) cuts the prompt short for a live agent's hook deadline."""
         if not live:
             entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
             if entered is None:
@@ -129,6 +147,8 @@ class GeminiHooks:
         outputs = [run.answer.output for run in runs if run.answer.output is not None]
         merged = merge(event, outputs)
         outcome = EventOutcome(event, payload, tuple(runs), merged, tuple(duplicates))
+        if outcome.asks and not self.approvals.unattended:
+            outcome = await self._ask(outcome, turn, ask_by, live)
         if runs:
             self._record(outcome, source, turn)
         return outcome
@@ -173,6 +193,59 @@ class GeminiHooks:
         spec = replace(hook.spec, command=command)
         return CommandHook(spec, self.journal, self.shell, cwd=hook.cwd, env=hook.env)
 
+    async def _ask(
+        self, outcome: EventOutcome, turn: str | None, ask_by: float | None, live: bool
+    ) -> EventOutcome:
+        """The person decides a BeforeTool the hooks asked about: allow, deny (with why), or
+        for a live Gemini CLI its own confirmation dialog (the answer stays `ask`)."""
+        payload = outcome.payload
+        askers = [run for run in outcome.runs if run.answer.action == "ask"]
+        tool = str(payload.get("tool_name") or "")
+        arguments = outcome.tool_input or payload.get("tool_input")
+        arguments = arguments if isinstance(arguments, dict) else {}
+        now = time.monotonic()
+        timeout_s = self.ask_timeout_ms / 1000
+        if ask_by is not None:
+            timeout_s = max(0.0, min(timeout_s, ask_by - now))
+        prompt = ApprovalPrompt(
+            id=self.approvals.new_prompt_id(),
+            exchange=askers[0].exchange.seq if askers else 0,
+            hook=", ".join(run.hook for run in askers) or outcome.event,
+            tool=tool,
+            arguments=arguments,
+            agent_id="",
+            session_key=str(payload.get("session_id") or ""),
+            turn_id=turn or "",
+            earlier=tuple(
+                EarlierAnswer(run.hook, run.answer.action, run.answer.reason)
+                for run in outcome.runs
+            ),
+            severity=severity_of(tool, arguments),
+            deadline=now + timeout_s,
+            timeout_s=timeout_s,
+            on_timeout="deny",
+            agent_asks=AGENT if live else "",
+        )
+        resolution = await self._wait(prompt)
+        if resolution.verdict == ASK_AGENT:
+            return replace(outcome, by=(resolution.by,))
+        decided = dict(outcome.merged or {})
+        if resolution.approved:
+            decided["decision"] = "allow"
+        else:
+            decided |= {"decision": "deny", "reason": resolution.reason}
+        return replace(outcome, merged=decided, by=(resolution.by,))
+
+    async def _wait(self, prompt: ApprovalPrompt) -> Resolution:
+        def deny() -> Resolution:
+            reason = self.approvals.no_answer(prompt, "on timeout: deny")
+            return Resolution(False, reason, DENY_VERDICT, TIMEOUT)
+
+        resolution = await self.approvals.ask(prompt, deny)
+        if resolution is None:
+            return Resolution(False, "the inspector closed unanswered", DENY_VERDICT, "closed")
+        return resolution
+
     def _record(self, outcome: EventOutcome, source: str, turn: str | None) -> None:
         chain: list[dict[str, Any]] = [
             {
@@ -187,7 +260,9 @@ class GeminiHooks:
             {"hook": hook, "action": "deduplicated", "same_as": kept}
             for hook, kept in outcome.duplicates
         ]
-        deciders = [run.hook for run in outcome.runs if run.answer.action == outcome.verdict]
+        deciders = list(outcome.by) or [
+            run.hook for run in outcome.runs if run.answer.action == outcome.verdict
+        ]
         tool = outcome.payload.get("tool_name")
         self.journal.append(
             Decision(

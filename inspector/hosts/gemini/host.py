@@ -77,6 +77,7 @@ class GeminiHost:
             relayed.event,
             relayed.payload,
             source=relayed.source,
+            ask_by=relayed.ask_by,
             env=relayed.env,
             live=True,
             cwd=relayed.cwd,

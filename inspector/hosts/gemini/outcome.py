@@ -18,6 +18,7 @@ from typing import Any
 
 from inspector.hosts.gemini.answer import BLOCKING, Answer
 from inspector.hosts.gemini.events import (
+    BEFORE_TOOL,
     BEFORE_TOOL_SELECTION,
     FIELD_REPLACEMENT,
     OR_DECISION,
@@ -54,6 +55,12 @@ class EventOutcome:
         return self.merged is not None and self.merged.get("decision") in BLOCKING
 
     @property
+    def asks(self) -> bool:
+        """A BeforeTool the hooks asked about (no deny, no stop): Gemini CLI asks its user."""
+        merged = self.merged or {}
+        return self.event == BEFORE_TOOL and merged.get("decision") == "ask" and not self.stopped
+
+    @property
     def reason(self) -> str:
         """getEffectiveReason: the stopReason, else the reason, else Gemini CLI's words."""
         merged = self.merged or {}
@@ -88,6 +95,8 @@ class EventOutcome:
             return "stop"
         if self.blocked:
             return "deny"
+        if self.asks:
+            return "ask"
         return "allow" if self.runs else "continue"
 
 

@@ -22,6 +22,7 @@ def gemini_runtime(
             approvals,
             project_dir=str(config.workdir) if config.workdir else ".",
             gate=gate,
+            ask_timeout_ms=config.defaults.approval_timeout_ms,
         )
 
     return CommandRuntime(NAME, config, journal, gate, chain)

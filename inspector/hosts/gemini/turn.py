@@ -16,7 +16,9 @@ adds a line to the result saying a hook changed them); a blocked call is not run
 and the model is told `Tool execution blocked: REASON`; AfterTool's deny replaces the result with
 `Tool result blocked: REASON` and its additionalContext is added in `<hook_context>`. Any
 `continue: false` ends the turn (stopped); on a tool event the model is told `Agent execution
-stopped by hook: REASON`.
+stopped by hook: REASON`. A BeforeTool `decision: ask` that nobody at the inspector answered ends
+the turn (ask_unanswered): `gemini -p` 0.61.0 waits for its confirmation dialog, which it cannot
+show, and never goes on.
 
 The runner runs no tool: a call's result is the scenario's. Each hook's stdin starts with the
 common fields of templates.GeminiSession.
@@ -58,6 +60,8 @@ COMPLETED = "completed"
 PROMPT_BLOCKED = "prompt_blocked"  # BeforeAgent denied: the prompt is dropped
 MODEL_BLOCKED = "model_blocked"  # BeforeModel or AfterModel denied: the turn ends
 STOPPED = "stopped"  # a hook answered continue: false
+# a BeforeTool hook's ask nobody answered: `gemini -p` waits for a confirmation it cannot show
+ASK_UNANSWERED = "ask_unanswered"
 INPUT_CHANGED = "[System] Tool input parameters were modified by a hook before execution."
 
 
@@ -227,6 +231,8 @@ class _Play:
             told = f"Tool execution blocked: {before.reason}"
             self._use(ToolUse(call.tool, asked_for, False, told, True, asked_for))
             return
+        if before.asks:
+            raise _TurnEnded(ASK_UNANSWERED, "gemini -p waits for a confirmation nobody can give")
         arguments = before.tool_input if before.tool_input is not None else asked_for
         told = call.error if call.error is not None else call.result
         if before.tool_input is not None:

@@ -8,14 +8,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from inspector.config.model import CommandHookSpec
-from inspector.hooks.approvals import Approvals
+from inspector.hooks.approvals import Approvals, Verdict
 from inspector.hosts.gemini.chain import GeminiHooks
 from inspector.hosts.gemini.outcome import EventOutcome
 from inspector.hosts.gemini.templates import example_payload
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange
-from tests.support.claude import reply
+from tests.support.claude import answer_prompts, reply
 
 REASON = "rm -rf is not allowed"
 
@@ -175,3 +177,28 @@ async def test_a_matcher_is_a_regex_on_tool_names_and_exact_on_sources(tmp_path:
     start = example_payload("SessionStart", str(tmp_path))
     assert [hook.name for hook in hooks.matching("BeforeTool", tool)] == ["tool"]
     assert [hook.name for hook in hooks.matching("SessionStart", start)] == ["start"]
+
+
+@pytest.mark.parametrize(("verdict", "decided"), [("allow_once", "allow"), ("deny", "deny")])
+async def test_a_before_tool_ask_is_decided_by_the_person_at_the_inspector(
+    tmp_path: Path, verdict: str, decided: str
+) -> None:
+    hooks = gemini_hooks(tmp_path, spec(reply(0, {"decision": "ask", "reason": "check it"})))
+    seen = answer_prompts(hooks.approvals, Verdict(verdict, reason="not today"))  # type: ignore[arg-type]
+    payload = example_payload("BeforeTool", str(tmp_path))
+    outcome = await hooks.fire("BeforeTool", payload, source="test")
+    [prompt] = seen
+    assert (prompt.tool, prompt.arguments) == ("run_shell_command", {"command": "rm -rf build"})
+    assert outcome.verdict == decided and outcome.by == ("human",)
+    [decision] = hooks.journal.of_type(Decision)
+    assert (decision.verdict, decision.by) == (decided, "human")
+    assert outcome.reason == ("not today" if decided == "deny" else "check it")
+
+
+async def test_a_live_ask_the_person_leaves_to_gemini_cli_stays_an_ask(tmp_path: Path) -> None:
+    hooks = gemini_hooks(tmp_path, spec(reply(0, {"decision": "ask"})))
+    seen = answer_prompts(hooks.approvals, Verdict("ask"))
+    payload = example_payload("BeforeTool", str(tmp_path))
+    outcome = await hooks.fire("BeforeTool", payload, source="relay:gemini", live=True)
+    assert seen[0].agent_asks == "Gemini CLI"
+    assert outcome.verdict == "ask" and (outcome.merged or {})["decision"] == "ask"

@@ -117,3 +117,10 @@ async def test_after_tool_sees_the_arguments_the_tool_ran_with(tmp_path: Path) -
     rewrite = {"hookSpecificOutput": {"tool_input": {"command": "ls"}}}
     await play(tmp_path, spec(reply(0, rewrite)), spec(f"cat > {record}", "AfterTool"))
     assert json.loads(record.read_text())["tool_input"] == {"command": "ls"}
+
+
+async def test_an_ask_nobody_answers_ends_the_turn_as_gemini_p_waits(tmp_path: Path) -> None:
+    hooks = gemini_hooks(tmp_path, spec(reply(0, {"decision": "ask"})))
+    hooks.approvals.unattended = True
+    [outcome] = await hooks.turn_runner().run(SCENARIO)
+    assert outcome.status == "ask_unanswered" and outcome.tool_uses == []

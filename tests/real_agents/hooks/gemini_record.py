@@ -8,6 +8,7 @@ On BeforeTool for a command containing `rm -rf` it answers with ANSWER:
 - `exit-2`: refuses by exiting 2 with the reason on stderr;
 - `deny`:   refuses with `decision: deny` and the reason;
 - `allow`:  permits with `decision: allow`;
+- `ask`:    asks with `decision: ask` and the reason;
 - `stop`:   answers `continue: false` with the reason as stopReason;
 - `rewrite`: answers `hookSpecificOutput.tool_input` with the command made `touch rewritten.txt`.
 
@@ -44,7 +45,7 @@ def main() -> int:
     if answer == "exit-2":
         print(REASON, file=sys.stderr)
         return 2
-    if answer in ("deny", "allow"):
+    if answer in ("deny", "allow", "ask"):
         print(json.dumps({"decision": answer, "reason": ALLOWED if answer == "allow" else REASON}))
     elif answer == "stop":
         print(json.dumps({"continue": False, "stopReason": REASON}))
