@@ -44,16 +44,21 @@ def test_a_missing_collector_is_one_line_and_the_run_goes_on(tmp_path: Path) -> 
     assert "Traceback" not in ran.stderr and "opentelemetry" not in ran.stderr
 
 
-def test_the_environments_endpoint_is_the_default(tmp_path: Path) -> None:
+def test_the_environments_endpoint_and_headers_are_used(tmp_path: Path) -> None:
     with otlp_receiver() as (url, received):
         command = [sys.executable, "-m", "inspector", "check", str(CONFIG), "--json", "--otlp"]
-        env = {"PATH": "/usr/bin:/bin", "OTEL_EXPORTER_OTLP_ENDPOINT": url}
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": url,
+            "OTEL_EXPORTER_OTLP_HEADERS": "x-team-key=planted-key,x-other=2",
+        }
         ran = subprocess.run(
             command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=120
         )
     assert f"span(s) sent to {url}/v1/traces" in ran.stderr, ran.stderr
     methods = {s.attributes.get("rpc.method") for s in received.spans}
     assert {"hook.hello", "hook.before_llm", "hook.approve_tool"} <= methods  # check's probes
+    assert received.headers and all(h["x-team-key"] == "planted-key" for h in received.headers)
 
 
 def test_the_help_imports_no_opentelemetry() -> None:

@@ -37,6 +37,7 @@ class Received:
     bodies: list[bytes] = field(default_factory=list)
     spans: list[ReceivedSpan] = field(default_factory=list)
     posts: int = 0  # requests that arrived, answered or not
+    headers: list[dict[str, str]] = field(default_factory=list)  # each request's
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def count(self) -> int:
@@ -89,6 +90,7 @@ def otlp_receiver(*, hang: bool = False) -> Iterator[tuple[str, Received]]:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             with received.lock:
                 received.posts += 1
+                received.headers.append({k.lower(): v for k, v in self.headers.items()})
             if hang:
                 release.wait()  # accepted, never answered while the test runs
                 return
