@@ -62,6 +62,7 @@ from inspector.hosts.claude.handlers import (
     read_handler,
     unknown_keys,
 )
+from inspector.hosts.claude.settings_schema import check_settings
 
 CLAUDE_DIR = ".claude"
 SETTINGS = "settings.json"
@@ -161,6 +162,7 @@ class _Reader:
         if not isinstance(doc.data, dict):
             message = f"the top level must be a JSON object, got {describe(doc, doc.data)}"
             raise doc.error((), message)
+        check_settings(doc, doc.data)
         if field(doc, (), doc.data, "disableAllHooks", want_bool, False):
             self.disable_all = True
             self.warn(doc, ("disableAllHooks",), "claude-hooks-disabled", "disableAllHooks: true")
