@@ -109,11 +109,17 @@ def hook_run(command: str, env: dict[str, str]) -> bytes:
 
 @contextmanager
 def serving(
-    folder: Path, hook_command: str, socket: Path, env: dict[str, str], *, host: str = "claude"
+    folder: Path,
+    hook_command: str,
+    socket: Path,
+    env: dict[str, str],
+    *,
+    host: str = "claude",
+    event: str = "PreToolUse",
 ) -> Iterator[None]:
-    """A headless inspector whose config runs `hook_command` as `host`'s PreToolUse hook."""
+    """A headless inspector whose config runs `hook_command` as `host`'s hook on `event`."""
     config = folder / "inspector.yaml"
-    hook = {"kind": "command", "host": host, "event": "PreToolUse", "command": hook_command}
+    hook = {"kind": "command", "host": host, "event": event, "command": hook_command}
     config.write_text(json.dumps({"hooks": {"hook": hook}}))
     argv = [str(CONSOLE_SCRIPT), "serve", str(config), "--socket", str(socket), "--json"]
     inspector = subprocess.Popen(
