@@ -87,7 +87,9 @@ def _one_run(cli: GeminiCli, project: Path, home: Path, command: str | None, eve
     hooks = {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [handler]}]}
     settings = {"hooks": hooks} if command else {}
     (project / ".gemini" / "settings.json").write_text(json.dumps(settings))
-    script = [Reply(calls=(shell("true"),)) for _ in range(events)] + [Reply("Done.")]
+    # each call its own: Gemini CLI stops a session that repeats one tool call (loop detection)
+    script = [Reply(calls=(shell(f"true {index}"),)) for index in range(events)]
+    script.append(Reply("Done."))
     with FakeGemini(script) as api:
         started = time.perf_counter()
         done = cli.run(project, "Run true.", api_url=api.url, home=home)
