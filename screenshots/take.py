@@ -10,7 +10,8 @@ listener by a real `hook-inspector relay --host claude` process, with the approv
 opened; the OpenClaw example plugin (inspector/examples/openclaw, run by node) after
 its scenario, filtered to its before_tool_call chain; and a live OpenClaw turn handed to the app
 by hook-inspector's own bridge plugin (in a Node process, called as the Gateway calls it), with
-the example's requireApproval open in the prompt. PNGs come from
+the example's requireApproval open in the prompt; and a real `codex exec` relaying its
+PreToolUse through what `install codex` wrote (codex_live.py). PNGs come from
 cairosvg when importable (with fonts-firacode installed they match the SVG pixel for pixel), else
 from rsvg-convert when it is on PATH, else they are skipped with a note.
 """
@@ -377,6 +378,7 @@ async def take_all(root: Path) -> list[Path]:
         ),
         await take("openclaw", openclaw_session(), openclaw_chain, settings_dir(root, "g", dark)),
         await take_live("openclaw-live", LiveGateway(), root, settings_dir(root, "h", dark)),
+        await take_live("codex-live", live_codex(), root, settings_dir(root, "i", dark)),
         await take(
             "light",
             demo_session(),
@@ -384,6 +386,13 @@ async def take_all(root: Path) -> list[Path]:
             settings_dir(root, "d", "inspector-light"),
         ),
     ]
+
+
+def live_codex() -> LiveShot:
+    """The live Codex shot (codex_live.py), which needs the tests' real Codex kit."""
+    from codex_live import LiveCodex
+
+    return LiveCodex()
 
 
 def png_converter() -> Callable[[Path, Path], None] | None:

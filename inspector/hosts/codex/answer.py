@@ -109,9 +109,12 @@ def _read_json(event: str, answer: JSONObject) -> CodexAnswer:
         return CodexAnswer(ERROR, why, findings=(finding("codex-invalid-json", detail),))
     context = _text(specific.get("additionalContext"))
     if problem := _unsupported(event, answer, specific):
-        asks = event == PRE_TOOL_USE and specific.get("permissionDecision") == "ask"
         found = (finding("codex-unsupported", problem),)
-        return CodexAnswer(ERROR, problem, message, findings=found, asks=asks)
+        if event == PRE_TOOL_USE and specific.get("permissionDecision") == "ask":
+            # Codex's words stay in the finding; the hook's own are what a person is shown
+            said = _text(specific.get("permissionDecisionReason")).strip() or problem
+            return CodexAnswer(ERROR, said, message, findings=found, asks=True)
+        return CodexAnswer(ERROR, problem, message, findings=found)
     if event == PRE_TOOL_USE:
         return _pre_tool_use(answer, specific, message, context)
     if event == PERMISSION_REQUEST:

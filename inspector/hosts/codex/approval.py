@@ -6,8 +6,8 @@ asked); denied, behavior deny with the person's reason; left to Codex, no decisi
 goes on as it would without the hook (its own review or prompt). A relayed PreToolUse asks the
 person when one of the inspector's hooks answered permissionDecision "ask": Codex itself refuses
 that answer (it fails open), so through the inspector it means "ask me": denied, Codex gets a
-deny with the reason; allowed or left to Codex, no decision (Codex takes no allow without an
-updatedInput). Nobody at the inspector (serve, a headless run): nobody is asked."""
+deny with the reason; allowed, no decision (Codex takes no allow without an updatedInput).
+Nobody at the inspector (serve, a headless run): nobody is asked."""
 
 from __future__ import annotations
 
@@ -69,13 +69,17 @@ async def ask_person(
         session_key=str(payload.get("session_id") or ""),
         turn_id=turn or "",
         earlier=tuple(
-            EarlierAnswer(run.hook, run.answer.action, run.answer.reason) for run in outcome.runs
+            EarlierAnswer(
+                run.hook, "ask" if run.answer.asks else run.answer.action, run.answer.reason
+            )
+            for run in outcome.runs
         ),
         severity=severity_of(tool, arguments),
         deadline=now + timeout_s,
         timeout_s=timeout_s,
         on_timeout="deny",
-        agent_asks=LABEL,
+        # Codex has its own review of a permission request, none of a PreToolUse
+        agent_asks=LABEL if outcome.event == PERMISSION_REQUEST else "",
     )
 
     def deny() -> Resolution:

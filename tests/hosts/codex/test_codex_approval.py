@@ -34,7 +34,8 @@ async def _answered(hooks: CodexHooks, event: str, verdict: Verdict, *, live: bo
     fired = asyncio.create_task(hooks.fire(event, payload, source="relay:codex", live=live))
     await wait_for(lambda: bool(hooks.approvals.pending))
     [prompt] = hooks.approvals.pending
-    assert prompt.agent_asks == "Codex" and prompt.tool == "Bash"
+    assert prompt.tool == "Bash"
+    assert prompt.agent_asks == ("Codex" if event == "PermissionRequest" else "")
     hooks.approvals.decide(prompt.id, verdict)
     return codex_output(await fired).stdout
 
