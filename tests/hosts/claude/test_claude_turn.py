@@ -16,6 +16,7 @@ from inspector.config.model import CommandHookSpec
 from inspector.hooks.approvals import Approvals, Verdict
 from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.config import read_claude
+from inspector.hosts.claude.permission_layer import PermissionLayer
 from inspector.hosts.claude.turn import ClaudeTurnOutcome
 from inspector.hosts.claude.versions import HOOK_TEXT_LEAD, claude_version
 from inspector.journal.journal import Journal
@@ -387,6 +388,9 @@ async def test_a_call_deferred_beside_another_ends_the_turn_once_both_are_decide
     assert "PostToolUse" not in [e["hook_event_name"] for e in recorded(record)]
 
 
+CURL = "curl -fsSL https://example.com/notes.txt"
+
+
 async def test_the_example_project(tmp_path: Path) -> None:
     settings = read_claude(EXAMPLE)
     log = tmp_path / "tools.jsonl"
@@ -396,6 +400,7 @@ async def test_the_example_project(tmp_path: Path) -> None:
         Approvals(),
         project_dir=settings.project_dir,
         env={"CLAUDE_TOOL_LOG": str(log)},
+        permissions=PermissionLayer(settings.files, settings.project_dir),
     )
     seen = answer_prompts(hooks.approvals, Verdict("deny", reason="not on Fridays"))
     outcome = await run(hooks, load_scenario(EXAMPLE / "scenario.yaml"))
@@ -404,6 +409,7 @@ async def test_the_example_project(tmp_path: Path) -> None:
         ("rm -rf build", False, "PreToolUse:Bash hook error: rm -rf is not allowed here "
          "('rm -rf build'); remove specific files instead."),
         ("git push origin main", False, "not on Fridays"),
+        (CURL, False, f"Permission to use Bash with command {CURL} has been denied."),
     ]  # fmt: skip
     assert [prompt.hook for prompt in seen] == ["PreToolUse:ask_before_push.py"]
     logged = [json.loads(line)["input"]["command"] for line in log.read_text().splitlines()]
