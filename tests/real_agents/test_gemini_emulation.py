@@ -7,7 +7,6 @@ gemini_gaps.py; the test asserts them exactly."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
@@ -16,16 +15,12 @@ from typing import Any
 import gemini_gaps
 from fake_gemini import Reply, shell
 from gemini_cli import GeminiCli
+from gemini_emulation import emulate, scenario_like
 from gemini_fixtures import gemini_cli, gemini_project  # noqa: F401 (fixtures used by name)
 from recorded_hooks import HookCall, read_calls, recording_settings
 from test_gemini_real import PROMPT, play, recorder
 
-from inspector.hooks.approvals import Approvals
-from inspector.hosts.gemini.chain import GeminiHooks
-from inspector.hosts.gemini.config import read_gemini
 from inspector.hosts.gemini.events import EVENTS
-from inspector.journal.journal import Journal
-from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
 
@@ -35,17 +30,6 @@ VOLATILE = {
     "transcript_path": "<transcript_path>",
     "timestamp": "<timestamp>",
 }
-
-
-def scenario_like(prompt: str, script: list[Reply]) -> Scenario:
-    rounds = tuple(
-        Round(
-            reply.text,
-            tuple(ScriptedCall(call.name, dict(call.args), result="") for call in reply.calls),
-        )
-        for reply in script
-    )
-    return Scenario(name="like a gemini -p session", turns=(Turn(prompt, rounds),))
 
 
 def flattened(value: Any, path: str = "") -> dict[str, Any]:
@@ -73,11 +57,7 @@ def test_every_hook_payload_matches_the_emulation_key_by_key(
     real = read_calls(log)
     log.unlink()
 
-    read = read_gemini(gemini_project)
-    hooks = GeminiHooks(
-        read.config.command_hooks, Journal(), Approvals(), project_dir=gemini_project
-    )
-    asyncio.run(hooks.turn_runner().run(scenario_like(PROMPT, SCRIPT)))
+    emulate(gemini_project, scenario_like(PROMPT, SCRIPT))
     emulated = read_calls(log)
 
     assert [call.event for call in emulated] == [call.event for call in real]

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from fake_gemini import FakeGemini, Reply, shell
 from gemini_cli import GeminiCli, GeminiRun
+from gemini_emulation import emulate, scenario_like
 from gemini_fixtures import gemini_cli, gemini_project  # noqa: F401 (fixtures used by name)
 from recorded_hooks import read_calls, recording_settings
 
@@ -49,13 +50,17 @@ def test_a_before_tool_hook_refuses_rm_rf_and_the_model_is_told_why(
 ) -> None:
     log = gemini_project.parent / "hooks.jsonl"
     write_hooks(gemini_project, recorder(log, answer), ("BeforeTool", "AfterTool"))
-    _, api = play(gemini_cli, gemini_project, home, [Reply(calls=(shell(RISKY),)), Reply("Ok.")])
+    script = [Reply(calls=(shell(RISKY),)), Reply("Ok.")]
+    _, api = play(gemini_cli, gemini_project, home, script)
 
     assert not (gemini_project / "made.txt").exists()  # the command never ran
     assert [call.event for call in read_calls(log)] == ["BeforeTool"]  # nor did AfterTool
     [told] = api.function_responses()
     assert told["name"] == "run_shell_command"
     assert told["response"] == {"error": f"Tool execution blocked: {REASON}"}
+    log.unlink()
+    [use] = emulate(gemini_project, scenario_like(PROMPT, script)).tool_uses
+    assert not use.ran and use.told == told["response"]["error"]  # the emulation's own words
 
 
 def test_a_before_tool_hook_that_allows_lets_the_command_run(
@@ -85,6 +90,9 @@ def test_a_before_model_hook_rewrites_what_reaches_the_model(
     [call] = read_calls(log)
     messages = call.payload["llm_request"]["messages"]
     assert PROMPT in messages[-1]["content"]  # what the hook saw was the user's request
+    log.unlink()
+    emulated = emulate(gemini_project, scenario_like(PROMPT, [Reply("D'accord.")]))
+    assert [m["content"] for m in emulated.model_requests[0]["messages"]] == [MODEL_PROMPT]
 
 
 def test_a_before_tool_rewrite_is_the_command_that_runs(
