@@ -9,6 +9,7 @@ from pathlib import Path
 
 from inspector.config.model import CommandHookSpec
 from inspector.hosts.codex.chain import CodexHooks
+from inspector.hosts.codex.outcome import CodexOutcome
 from inspector.hosts.codex.relay_answer import codex_output
 from inspector.hosts.codex.templates import example_payload
 from inspector.journal.journal import Journal
@@ -72,3 +73,17 @@ async def test_a_deny_reaches_codex_as_json_it_reads(tmp_path: Path) -> None:
         "PreToolUse", example_payload("PreToolUse", str(tmp_path)), source="t"
     )
     assert json.loads(codex_output(outcome).stdout) == deny
+
+
+def test_a_held_pre_tool_use_edited_by_a_person_reaches_codex_as_allow_with_updated_input(
+    tmp_path: Path,
+) -> None:
+    payload = example_payload("PreToolUse", str(tmp_path))
+    said = json.loads(codex_output(CodexOutcome("PreToolUse", payload), {"command": "ls"}).stdout)
+    assert said == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "updatedInput": {"command": "ls"},
+        }
+    }
