@@ -20,7 +20,7 @@ from inspector.hosts.codex import NAME
 from inspector.hosts.codex.config import CODEX_DIR, CONFIG_TOML, HOOKS_JSON, codex_home
 from inspector.hosts.codex.events import DEFAULT_TIMEOUT_S, EVENTS
 from inspector.hosts.codex.hooks_file import merge, take_out
-from inspector.hosts.codex.trust_file import trust, untrust
+from inspector.hosts.codex.trust_file import check_config, trust, untrust
 from inspector.hosts.install_files import through_link
 from inspector.hosts.install_relay import project_or_user, relay_hook
 from inspector.hosts.installer import Options, Place
@@ -45,6 +45,7 @@ class CodexInstaller:
             )
         hook = relay_hook(NAME, place, options, EVENTS, DEFAULT_EVENTS, DEFAULT_TIMEOUT_S)
         file = hooks_file(place)
+        check_config(config_file())  # before anything is written
         handler = {"type": "command", "command": hook.command, "timeout": hook.timeout_s}
         saved, target, written = merge(file, handler, hook.events, options.matcher)
         trusted = trust(config_file(), written)

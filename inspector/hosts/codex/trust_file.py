@@ -13,6 +13,16 @@ from inspector.hosts.codex.trust import BEGIN, with_block, without_block
 from inspector.hosts.install_files import Backup, write_atomically, write_through
 
 
+def check_config(config: Path) -> None:
+    """A config.toml install can add trust to: none yet, or one that reads as TOML."""
+    if not config.exists():
+        return
+    try:
+        tomllib.loads(read_config_text(config))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(str(config), f"invalid TOML: {error}; nothing changed") from None
+
+
 def trust(config: Path, entries: dict[str, str]) -> str:
     """Trust the relay hooks `entries` (key: hash) in `config`; what was done, for the user."""
     before = read_config_text(config) if config.exists() else ""

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from inspector.config.errors import ConfigError
 from inspector.hosts.codex.install import INSTALLER
 from inspector.hosts.installer import Options, Place
 
@@ -45,3 +48,24 @@ def test_user_install_into_no_files_is_undone_by_removing_them(home: Path) -> No
     assert (home / ".codex" / "hooks.json").exists()
     INSTALLER.uninstall(place)
     assert list((home / ".codex").iterdir()) == []
+
+
+def test_a_file_install_cannot_read_is_named_and_nothing_changes(
+    tmp_path: Path, home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".codex").mkdir(parents=True)
+    hooks = project / ".codex" / "hooks.json"
+    hooks.write_text('{"hooks": {"Stop": "not a list"}}\n')
+    with pytest.raises(ConfigError) as raised:
+        INSTALLER.install(Place(project=project), Options())
+    assert (raised.value.line, raised.value.key) == (1, "hooks.Stop")
+
+    hooks.write_text(OWN)
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text("model = \n")
+    with pytest.raises(ConfigError, match="invalid TOML"):
+        INSTALLER.install(Place(project=project), Options())
+    assert (hooks.read_text(), config.read_text()) == (OWN, "model = \n")
+    assert sorted(path.name for path in hooks.parent.iterdir()) == ["hooks.json"]
