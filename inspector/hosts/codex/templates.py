@@ -70,7 +70,11 @@ _EXAMPLES: dict[str, JSONObject] = {
     SESSION_START: {"source": "startup"},
     USER_PROMPT_SUBMIT: {"prompt": "Tidy up the project."},
     PRE_TOOL_USE: {**_TOOL, "tool_use_id": "call_0001"},
-    PERMISSION_REQUEST: dict(_TOOL),
+    # what the model gave as its reason to leave the sandbox is the input's description
+    PERMISSION_REQUEST: {
+        "tool_name": SHELL_TOOL,
+        "tool_input": {"command": "rm -rf build", "description": "clean the build folder"},
+    },
     POST_TOOL_USE: {**_TOOL, "tool_response": "", "tool_use_id": "call_0001"},
     PRE_COMPACT: {"trigger": "manual"},
     POST_COMPACT: {"trigger": "manual"},
