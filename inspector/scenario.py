@@ -80,6 +80,7 @@ class Scenario:
     tools: tuple[ToolSpec, ...] | None = None  # None: derived from the calls
     file: str = ""
     claude_code: str | None = None  # the Claude Code release a Claude Code session plays
+    permission_mode: str | None = None  # Claude Code: its --permission-mode for the session
 
     def model_for(self, turn: Turn) -> str:
         return turn.model or self.model
@@ -169,6 +170,7 @@ class _Reader:
             tools=tools,
             file=self.file,
             claude_code=texts["claude_code"],
+            permission_mode=texts["permission_mode"],
         )
 
     def turn(self, node: Node, key: str) -> Turn:
@@ -314,10 +316,16 @@ def _join(key: str | None, name: str) -> str:
     return name if key is None else f"{key}.{name}"
 
 
-_SCENARIO_KEYS = frozenset(
-    {"name", "session", "channel", "model", "system", "tools", "turns", "claude_code"}
+_SCENARIO_TEXTS = (
+    "name",
+    "session",
+    "channel",
+    "model",
+    "system",
+    "claude_code",
+    "permission_mode",
 )
-_SCENARIO_TEXTS = ("name", "session", "channel", "model", "system", "claude_code")
+_SCENARIO_KEYS = frozenset({*_SCENARIO_TEXTS, "tools", "turns"})
 _TURN_KEYS = frozenset({"user", "model", "rounds"})
 _ROUND_KEYS = frozenset({"content", "tool_calls"})
 _CALL_KEYS = frozenset({"tool", "arguments", "result", "error"})

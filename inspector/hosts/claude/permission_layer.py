@@ -102,6 +102,12 @@ class PermissionLayer:
         self._mode = mode
         self._settings: dict[str, PermissionSettings] = {}  # by release
 
+    def with_mode(self, mode: str) -> PermissionLayer:
+        """This layer under `--permission-mode` `mode` (one of MODES)."""
+        return PermissionLayer(
+            self.files, self.project, mode=mode, cli_allowed=self.cli_allowed, home=self.home
+        )
+
     def settings(self, version: ClaudeVersion) -> PermissionSettings:
         """The rules in effect for `version` (read once per release: trust rules differ)."""
         if version.name not in self._settings:

@@ -50,6 +50,7 @@ from inspector.hosts.claude.permission_layer import (
     PermissionLayer,
     suggestions,
 )
+from inspector.hosts.claude.permission_rules import MODES
 from inspector.hosts.claude.templates import (
     MESSAGE_DISPLAY,
     POST_TOOL_BATCH,
@@ -156,6 +157,7 @@ class ClaudeTurnRunner:
         self.version = version
         self.permission_mode = permission_mode
         self.transcript_path = transcript_path
+        self.layer = hooks.permissions  # the session's permission layer, in its mode
         self._turns = 0
         self._calls = 0
 
@@ -167,7 +169,7 @@ class ClaudeTurnRunner:
                 self.version = claude_version(scenario.claude_code)
             except UnknownVersion as unknown:
                 raise ConfigError(scenario.file, str(unknown), key="claude_code") from None
-        layer = self.hooks.permissions
+        layer = self.layer = _layer_for(scenario, self.hooks.permissions)
         session = ClaudeSession(
             session_uuid(scenario.session),
             self.hooks.project_dir,
@@ -298,7 +300,7 @@ class _Play:
         fields = {"tool_name": call.tool, "tool_input": parsed, "tool_use_id": tool_use_id}
         use = ToolUse(tool_use_id, call.tool, parsed, ran=True, asked_for=call.arguments)
         version = self.runner.version
-        layer = self.runner.hooks.permissions
+        layer = self.runner.layer
         if layer is not None and (early := layer.before_hooks(call.tool, parsed, version)):
             # the tool was not offered, or its input check refused: no hook runs
             self.runner.hooks.record_permission(
@@ -410,6 +412,17 @@ class _Play:
             self.outcome.stop_reasons.append(
                 claude_feedback.stop_blocked(result, self.runner.version)
             )
+
+
+def _layer_for(scenario: Scenario, layer: PermissionLayer | None) -> PermissionLayer | None:
+    """The session's permission layer in the mode the scenario names (`permission_mode`, as
+    `claude -p --permission-mode`); ConfigError for a mode Claude Code does not know."""
+    mode = scenario.permission_mode
+    if mode is not None and mode not in MODES:
+        known = ", ".join(MODES)
+        message = f"{mode!r} is not a Claude Code permission mode (it knows {known})"
+        raise ConfigError(scenario.file, message, key="permission_mode")
+    return layer.with_mode(mode) if mode is not None and layer is not None else layer
 
 
 def _denial_beside_stop(outcome: EventOutcome) -> EventOutcome | None:

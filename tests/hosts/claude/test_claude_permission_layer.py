@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from inspector.config.errors import ConfigError
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.claude.chain import ClaudeHooks
 from inspector.hosts.claude.permission_layer import PermissionLayer
@@ -245,3 +246,38 @@ async def test_a_tool_a_deny_rule_names_whole_is_not_offered_and_no_hook_runs(
         "</tool_use_error>"
     )
     assert not log.exists()
+
+
+async def test_a_scenario_names_the_permission_mode_as_claude_p_permission_mode_does(
+    project: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "pre.jsonl"
+    hook = spec(f"cat >> {record}; echo >> {record}")
+    text = (
+        "session: s\npermission_mode: acceptEdits\nturns:\n  - user: go\n    rounds:\n"
+        "      - content: on it\n        tool_calls:\n"
+        '          - {tool: Bash, arguments: {command: "touch made.txt"}}\n'
+        "      - content: done\n"
+    )
+    approvals = Approvals()
+    approvals.unattended = True
+    claude = ClaudeHooks(
+        (hook,), Journal(), approvals, project_dir=project, permissions=PermissionLayer((), project)
+    )
+    [outcome] = await claude.turn_runner().run(parse_scenario(text))
+    assert outcome.tool_uses[0].ran
+    sent = json.loads(record.read_text().splitlines()[0])
+    assert sent["permission_mode"] == "acceptEdits"
+
+
+async def test_a_scenario_naming_an_unknown_mode_is_refused_at_its_key(project: Path) -> None:
+    text = (
+        "session: s\npermission_mode: yolo\nturns:\n  - user: go\n    rounds:\n"
+        "      - content: done\n"
+    )
+    claude = ClaudeHooks(
+        (), Journal(), Approvals(), project_dir=project, permissions=PermissionLayer((), project)
+    )
+    with pytest.raises(ConfigError) as refused:
+        await claude.turn_runner().run(parse_scenario(text))
+    assert refused.value.key == "permission_mode" and "acceptEdits" in refused.value.message
