@@ -36,7 +36,7 @@ class GeminiHost:
     event_field = "hook_event_name"
     counts_skips = False
     default_timeout_ms = DEFAULT_TIMEOUT_MS
-    env_prefixes = ("GEMINI_",)  # GEMINI_PROJECT_DIR, GEMINI_SESSION_ID...
+    env_prefixes: tuple[str, ...] = ("GEMINI_",)  # GEMINI_PROJECT_DIR, GEMINI_SESSION_ID...
     installer = INSTALLER
     events: tuple[str, ...] = EVENTS
 
