@@ -44,8 +44,11 @@ MODEL_EVENTS = (BEFORE_MODEL, AFTER_MODEL, BEFORE_TOOL_SELECTION)
 # earlier ones; the tools' union; or a plain merge, later keys over earlier ones.
 OR_DECISION = frozenset({BEFORE_TOOL, AFTER_TOOL, BEFORE_AGENT, AFTER_AGENT, SESSION_START})
 FIELD_REPLACEMENT = frozenset({BEFORE_MODEL, AFTER_MODEL})
-# Events whose answer Gemini CLI acts on beyond a systemMessage (the others are advisory).
-DECIDING = frozenset({*OR_DECISION, *MODEL_EVENTS}) - {SESSION_START}
+# Events whose decision and continue Gemini CLI acts on: SessionStart, SessionEnd, PreCompress
+# and Notification are advisory, and BeforeToolSelection reads only its toolConfig.
+DECIDING = frozenset(
+    {BEFORE_TOOL, AFTER_TOOL, BEFORE_AGENT, AFTER_AGENT, BEFORE_MODEL, AFTER_MODEL}
+)
 
 ALL = ("", "*")
 

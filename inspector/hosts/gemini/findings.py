@@ -44,7 +44,8 @@ CODES: dict[str, CodeInfo] = {
         "warning",
         "a decision on an event that takes none",
         "Advisory events (SessionStart, SessionEnd, Notification, PreCompress) only show the "
-        "systemMessage; decision and continue are ignored.",
+        "systemMessage, and BeforeToolSelection reads only its toolConfig: decision and "
+        "continue are ignored.",
     ),
     # settings
     "gemini-unknown-event": CodeInfo(
@@ -61,9 +62,6 @@ CODES: dict[str, CodeInfo] = {
     ),
     "gemini-hooks-disabled": CodeInfo(
         "warning", "hooks switched off", "Runs none of them (hooksConfig.enabled: false)."
-    ),
-    "gemini-hook-disabled": CodeInfo(
-        "info", "a hook named in hooksConfig.disabled", "Never runs it."
     ),
     "gemini-matcher-ignored": CodeInfo(
         "warning", "a matcher on an event that has none", "Runs the group for every call."

@@ -20,6 +20,7 @@ from inspector.hosts.gemini.answer import BLOCKING, Answer
 from inspector.hosts.gemini.events import (
     BEFORE_TOOL,
     BEFORE_TOOL_SELECTION,
+    DECIDING,
     FIELD_REPLACEMENT,
     OR_DECISION,
 )
@@ -48,11 +49,13 @@ class EventOutcome:
 
     @property
     def stopped(self) -> bool:
-        return self.merged is not None and self.merged.get("continue") is False
+        merged = self.merged or {}
+        return self.event in DECIDING and merged.get("continue") is False
 
     @property
     def blocked(self) -> bool:
-        return self.merged is not None and self.merged.get("decision") in BLOCKING
+        merged = self.merged or {}
+        return self.event in DECIDING and merged.get("decision") in BLOCKING
 
     @property
     def asks(self) -> bool:

@@ -202,3 +202,12 @@ async def test_a_live_ask_the_person_leaves_to_gemini_cli_stays_an_ask(tmp_path:
     outcome = await hooks.fire("BeforeTool", payload, source="relay:gemini", live=True)
     assert seen[0].agent_asks == "Gemini CLI"
     assert outcome.verdict == "ask" and (outcome.merged or {})["decision"] == "ask"
+
+
+async def test_a_deny_on_an_advisory_event_decides_nothing(tmp_path: Path) -> None:
+    answer = {"decision": "deny", "reason": REASON, "continue": False}
+    outcome, [run] = await fire(
+        tmp_path, spec(reply(0, answer), "PreCompress"), event="PreCompress"
+    )
+    assert (outcome.blocked, outcome.stopped, outcome.verdict) == (False, False, "allow")
+    assert codes(run) == ["gemini-decision-ignored"]
