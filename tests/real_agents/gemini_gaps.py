@@ -7,8 +7,6 @@ added to gemini_cli.VERSIONS needs its entry here.
 Known differences no test here measures:
 - AfterModel fires once per streamed chunk of the model's answer; the emulation fires it once
   per round (the fake model sends each answer here in one chunk, so the counts agree).
-- Two hooks with the same command and different `name`s both run in Gemini CLI (it keys them by
-  name and command); the emulation runs the command once.
 - A BeforeTool `decision: ask` makes Gemini CLI ask its user (in `-p`, its policy decides); the
   emulation does not ask.
 - AfterAgent's deny asks the model again with the reason as a new prompt; a scenario cannot

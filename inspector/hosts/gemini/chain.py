@@ -1,11 +1,12 @@
 """Gemini CLI's hooks for one event, run as 0.61.0 runs them (hookPlanner.ts, hookRunner.ts):
-the groups whose matcher takes the call, identical commands once, all at the same time unless
-any of them asks to be `sequential` (then one after another, each later hook's stdin changed by
-the answers before it: BeforeTool's tool_input merged in, BeforeModel's llm_request merged in,
-BeforeAgent's additionalContext added to the prompt). Each run is read by answer.py and the
-answers merged by outcome.py. A command's `$GEMINI_PROJECT_DIR`, `$GEMINI_CWD`,
-`$GEMINI_PLANS_DIR`, `$GEMINI_SESSION_ID` and `$CLAUDE_PROJECT_DIR` are replaced by their values,
-shell-quoted, before `bash -c` runs it; stdin is the payload's compact JSON, with no newline."""
+the groups whose matcher takes the call, identical hooks (the same name and command) once, all
+at the same time unless any of them asks to be `sequential` (then one after another, each later
+hook's stdin changed by the answers before it: BeforeTool's tool_input merged in, BeforeModel's
+llm_request merged in, BeforeAgent's additionalContext added to the prompt). Each run is read by
+answer.py and the answers merged by outcome.py. A command's `$GEMINI_PROJECT_DIR`,
+`$GEMINI_CWD`, `$GEMINI_PLANS_DIR`, `$GEMINI_SESSION_ID` and `$CLAUDE_PROJECT_DIR` are replaced
+by their values, shell-quoted, before `bash -c` runs it; stdin is the payload's compact JSON,
+with no newline."""
 
 from __future__ import annotations
 
@@ -122,10 +123,10 @@ class GeminiHooks:
             if entered is None:
                 return EventOutcome(event, payload)
             payload = entered
-        first: dict[str, CommandHook] = {}
+        first: dict[tuple[str, str], CommandHook] = {}
         duplicates = []
         for hook in self.matching(event, payload):
-            kept = first.setdefault(hook.spec.command, hook)
+            kept = first.setdefault(hook_key(hook.spec), hook)
             if kept is not hook:
                 duplicates.append((hook.name, kept.name))
         hooks = list(first.values())
@@ -276,6 +277,13 @@ class GeminiHooks:
                 chain=chain,
             )
         )
+
+
+def hook_key(spec: CommandHookSpec) -> tuple[str, str]:
+    """What Gemini CLI runs once per event (getHookKey: its name and its command): the spec's
+    name without the `#2` config.py adds to a repeated one, and the command."""
+    base, _, count = spec.name.rpartition("#")
+    return (base if base and count.isdigit() else spec.name, spec.command)
 
 
 def run_failed(exchange: Exchange) -> bool:

@@ -92,12 +92,6 @@ async def test_continue_false_stops_and_its_stop_reason_wins(tmp_path: Path) -> 
     assert outcome.stopped and outcome.verdict == "stop" and outcome.reason == "enough"
 
 
-async def test_identical_commands_run_once(tmp_path: Path) -> None:
-    command = reply(0, {"decision": "allow"})
-    outcome, runs = await fire(tmp_path, spec(command, name="a"), spec(command, name="b"))
-    assert len(runs) == 1 and outcome.duplicates == (("b", "a"),)
-
-
 async def test_tool_selection_takes_the_union_and_none_wins(tmp_path: Path) -> None:
     def selection(mode: str, *names: str) -> dict[str, Any]:
         config = {"mode": mode, "allowedFunctionNames": list(names)}
@@ -211,3 +205,19 @@ async def test_a_deny_on_an_advisory_event_decides_nothing(tmp_path: Path) -> No
     )
     assert (outcome.blocked, outcome.stopped, outcome.verdict) == (False, False, "allow")
     assert codes(run) == ["gemini-decision-ignored"]
+
+
+async def test_the_same_command_under_two_names_runs_twice(tmp_path: Path) -> None:
+    command = reply(0, {"decision": "allow"})
+    _, runs = await fire(
+        tmp_path, spec(command, name="BeforeTool:audit"), spec(command, name="BeforeTool:guard")
+    )
+    assert len(runs) == 2
+
+
+async def test_one_hook_repeated_runs_once(tmp_path: Path) -> None:
+    command = reply(0, {"decision": "allow"})
+    outcome, runs = await fire(
+        tmp_path, spec(command, name="BeforeTool:g"), spec(command, name="BeforeTool:g#2")
+    )
+    assert len(runs) == 1 and outcome.duplicates == (("BeforeTool:g#2", "BeforeTool:g"),)
