@@ -3,12 +3,12 @@ call, a scenario with a planted secret), its journal saved, its spans sent where
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
-from inspector.journal.records import Record, record_from_json
+from inspector.journal.jsonl import load_journal
+from inspector.journal.records import Record
 from tests.support.paths import ROOT
 
 SESSION = Path(__file__).resolve().parent / "session"
@@ -29,4 +29,6 @@ def run_session(journal: Path, *otlp: str) -> subprocess.CompletedProcess[str]:
 
 
 def saved_records(journal: Path) -> list[Record]:
-    return [record_from_json(json.loads(line)) for line in journal.read_text().splitlines()]
+    """The journal's records, each as last written (a record changed after it was first
+    written, an event's delivery, is written again)."""
+    return list(load_journal(journal).records)
