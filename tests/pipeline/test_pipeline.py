@@ -1,4 +1,7 @@
-"""PicoClaw's chain semantics, with real hook processes."""
+"""PicoClaw's chain semantics, on in-memory hooks (tests/support/memory_hook.py): how the chain
+orders hooks, combines their answers and reads a failure is its own rule, whatever runs the hook.
+What a hook process does on its pipes is tests/hosts/picoclaw/test_process_hook.py's and
+test_faults.py's; the last test here sends runtime events to real observer processes."""
 
 from __future__ import annotations
 
@@ -7,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from inspector.config.model import HookSpec
 from inspector.engine import Engine
+from inspector.hosts.picoclaw.chain import Pipeline
 from inspector.journal.records import Decision, Exchange
+from tests.support.memory_hook import MemoryHook, picoclaw_chain
 from tests.support.recorded import recorded_lines
 from tests.support.scripted import config_of, scripted
 from tests.support.waiting import wait_for
@@ -57,29 +61,29 @@ ZERO_META = {
 }
 
 
-def exchanges(engine: Engine) -> list[Exchange]:
-    return list(engine.journal.exchanges())[len(engine.runtime.hooks) :]  # after the hellos
+def exchanges(pipeline: Pipeline) -> list[Exchange]:
+    return list(pipeline.journal.exchanges())
 
 
-def sent(engine: Engine, index: int = 0) -> Any:
+def sent(pipeline: Pipeline, index: int = 0) -> Any:
     """The params the index-th stage call carried: PicoClaw's typed object as it writes it."""
-    return exchanges(engine)[index].params
+    return exchanges(pipeline)[index].params
 
 
-def decisions(engine: Engine) -> list[Decision]:
-    return list(engine.journal.of_type(Decision))
+def decisions(pipeline: Pipeline) -> list[Decision]:
+    return list(pipeline.journal.of_type(Decision))
 
 
-async def run_stage(stage: str, *specs: HookSpec, **timeouts: int) -> tuple[Any, Engine]:
-    async with Engine(config_of(*specs, **timeouts)) as engine:
-        handler = getattr(engine.runtime.pipeline, stage)
-        result = await handler(ENVELOPES.get(stage, CALL), source="test", turn="t1")
-    return result, engine
+async def run_stage(stage: str, *hooks: MemoryHook, **timeouts: int) -> tuple[Any, Pipeline]:
+    pipeline = picoclaw_chain(*hooks, **timeouts)
+    handler = getattr(pipeline, stage)
+    result = await handler(ENVELOPES.get(stage, CALL), source="test", turn="t1")
+    return result, pipeline
 
 
 async def test_hooks_run_by_priority_then_name_and_each_sees_the_previous_answer() -> None:
     specs = [
-        scripted(
+        MemoryHook(
             name,
             {"before_tool": {"echo": "modify", "patch": {"arguments": {name: True}}}},
             intercept=("before_tool",),
@@ -87,9 +91,9 @@ async def test_hooks_run_by_priority_then_name_and_each_sees_the_previous_answer
         )
         for name, priority in [("c", 5), ("b", 1), ("a", 5)]
     ]
-    result, engine = await run_stage("before_tool", *specs)
-    assert [e.hook for e in exchanges(engine)] == ["b", "a", "c"]
-    seen = [e.request["params"]["arguments"] for e in exchanges(engine)]  # type: ignore[index]
+    result, pipeline = await run_stage("before_tool", *specs)
+    assert [e.hook for e in exchanges(pipeline)] == ["b", "a", "c"]
+    seen = [e.request["params"]["arguments"] for e in exchanges(pipeline)]  # type: ignore[index]
     assert seen == [
         {"command": "ls"},
         {"command": "ls", "b": True},
@@ -102,12 +106,12 @@ async def test_hooks_run_by_priority_then_name_and_each_sees_the_previous_answer
 @pytest.mark.parametrize("stage", ["before_llm", "after_llm", "before_tool", "after_tool"])
 async def test_modify_replaces_the_whole_object(stage: str) -> None:
     replacement = {"only": "this"}
-    spec = scripted(
+    spec = MemoryHook(
         "m",
         {stage: {"result": {"action": "modify", RESULT_KEY[stage]: replacement}}},
         intercept=(stage,),
     )
-    result, engine = await run_stage(stage, spec)
+    result, pipeline = await run_stage(stage, spec)
     # The object is decoded into PicoClaw's struct: the unknown key is dropped and every field
     # the hook left out is zero (corpus: flattened/before_tool/call-is-arguments,
     # flattened/after_tool/result-is-ToolResult, flattened/after_llm/response-is-LLMResponse).
@@ -118,16 +122,16 @@ async def test_modify_replaces_the_whole_object(stage: str) -> None:
         "after_tool": {"meta": ZERO_META, "tool": "", "duration": 0},
     }[stage]
     if stage == "before_llm":  # the guard puts back the system message list and the tools
-        expected |= {"messages": sent(engine)["messages"], "tools": sent(engine)["tools"]}
+        expected |= {"messages": sent(pipeline)["messages"], "tools": sent(pipeline)["tools"]}
     assert result.value == expected
-    assert exchanges(engine)[0].action == "modify"
+    assert exchanges(pipeline)[0].action == "modify"
 
 
 @pytest.mark.parametrize("stage", ["before_llm", "after_llm", "before_tool", "after_tool"])
 async def test_continue_without_an_object_keeps_the_value(stage: str) -> None:
-    result, engine = await run_stage(stage, scripted("c", {}, intercept=(stage,)))
+    result, pipeline = await run_stage(stage, MemoryHook("c", {}, intercept=(stage,)))
     # What goes on is what the hook was sent: PicoClaw's typed object (corpus: baseline cases)
-    assert (result.action, result.value) == ("continue", sent(engine))
+    assert (result.action, result.value) == ("continue", sent(pipeline))
     content = {"before_llm": "messages", "after_llm": "model"}.get(stage, "arguments")
     assert result.value[content] == ENVELOPES[stage][content]
 
@@ -135,54 +139,54 @@ async def test_continue_without_an_object_keeps_the_value(stage: str) -> None:
 @pytest.mark.parametrize("action", ["abort_turn", "hard_abort"])
 @pytest.mark.parametrize("stage", ["before_llm", "after_llm", "before_tool", "after_tool"])
 async def test_aborts_stop_the_chain_at_every_stage(stage: str, action: str) -> None:
-    first = scripted(
+    first = MemoryHook(
         "first",
         {stage: {"result": {"action": action, "reason": "stop"}}},
         intercept=(stage,),
         priority=1,
     )
-    second = scripted("second", {}, intercept=(stage,), priority=2)
-    result, engine = await run_stage(stage, first, second)
+    second = MemoryHook("second", {}, intercept=(stage,), priority=2)
+    result, pipeline = await run_stage(stage, first, second)
     assert (result.action, result.reason, result.decided_by) == (action, "stop", "first")
-    assert [e.hook for e in exchanges(engine)] == ["first"]
-    assert decisions(engine)[-1].verdict == action and decisions(engine)[-1].by == "first"
+    assert [e.hook for e in exchanges(pipeline)] == ["first"]
+    assert decisions(pipeline)[-1].verdict == action and decisions(pipeline)[-1].by == "first"
 
 
 async def test_respond_stops_the_chain_and_carries_the_tool_result() -> None:
     tool_result = {"for_llm": "sunny", "silent": False, "is_error": False, "async": False}
-    first = scripted(
+    first = MemoryHook(
         "weather",
         {"before_tool": {"result": {"action": "respond", "result": tool_result}}},
         intercept=("before_tool",),
         priority=1,
     )
-    second = scripted("later", {}, intercept=("before_tool",), priority=2)
-    result, engine = await run_stage("before_tool", first, second)
+    second = MemoryHook("later", {}, intercept=("before_tool",), priority=2)
+    result, pipeline = await run_stage("before_tool", first, second)
     assert (result.action, result.hook_result, result.decided_by) == (
         "respond",
         tool_result,
         "weather",
     )
-    assert [e.hook for e in exchanges(engine)] == ["weather"]
+    assert [e.hook for e in exchanges(pipeline)] == ["weather"]
 
 
 async def test_respond_without_a_result_falls_through_to_normal_execution() -> None:
     answer = {"action": "respond", "reason": "cached elsewhere"}
-    spec = scripted("r", {"before_tool": {"result": answer}}, intercept=("before_tool",))
-    result, engine = await run_stage("before_tool", spec)
+    spec = MemoryHook("r", {"before_tool": {"result": answer}}, intercept=("before_tool",))
+    result, pipeline = await run_stage("before_tool", spec)
     # PicoClaw keeps the hook's reason (corpus: respond/without-result)
     assert (result.action, result.hook_result, result.reason) == (
         "respond",
         None,
         "cached elsewhere",
     )
-    assert result.value == sent(engine)
-    assert exchanges(engine)[0].action == "respond (no result)"
-    assert "respond-without-result" in [f.code for f in exchanges(engine)[0].findings]
+    assert result.value == sent(pipeline)
+    assert exchanges(pipeline)[0].action == "respond (no result)"
+    assert "respond-without-result" in [f.code for f in exchanges(pipeline)[0].findings]
 
 
 async def test_deny_tool_stops_the_chain_with_the_call_as_it_came_in() -> None:
-    first = scripted(
+    first = MemoryHook(
         "deny",
         {
             "before_tool": {
@@ -192,29 +196,29 @@ async def test_deny_tool_stops_the_chain_with_the_call_as_it_came_in() -> None:
         intercept=("before_tool",),
         priority=1,
     )
-    second = scripted("never", {}, intercept=("before_tool",), priority=2)
-    result, engine = await run_stage("before_tool", first, second)
-    assert (result.action, result.reason, result.value) == ("deny_tool", "nope", sent(engine))
+    second = MemoryHook("never", {}, intercept=("before_tool",), priority=2)
+    result, pipeline = await run_stage("before_tool", first, second)
+    assert (result.action, result.reason, result.value) == ("deny_tool", "nope", sent(pipeline))
     assert result.value["tool"] == CALL["tool"]
-    assert len(exchanges(engine)) == 1
+    assert len(exchanges(pipeline)) == 1
 
 
 @pytest.mark.parametrize("action", ["respond", "deny_tool", "MODIFY", "allow"])
 async def test_an_action_the_stage_does_not_accept_is_discarded_and_the_chain_goes_on(
     action: str,
 ) -> None:
-    bad = scripted(
+    bad = MemoryHook(
         "bad",
         {"after_tool": {"result": {"action": action, "result": {"tool": "x"}}}},
         intercept=("after_tool",),
         priority=1,
     )
-    good = scripted("good", {}, intercept=("after_tool",), priority=2)
-    result, engine = await run_stage("after_tool", bad, good)
-    assert result.value == sent(engine, 0) == sent(engine, 1)
+    good = MemoryHook("good", {}, intercept=("after_tool",), priority=2)
+    result, pipeline = await run_stage("after_tool", bad, good)
+    assert result.value == sent(pipeline, 0) == sent(pipeline, 1)
     assert result.value["result"] == ENVELOPES["after_tool"]["result"]
-    assert [e.action for e in exchanges(engine)] == ["discarded", "continue"]
-    assert exchanges(engine)[0].findings  # unknown or not allowed: always said
+    assert [e.action for e in exchanges(pipeline)] == ["discarded", "continue"]
+    assert exchanges(pipeline)[0].findings  # unknown or not allowed: always said
 
 
 @pytest.mark.parametrize(
@@ -227,20 +231,18 @@ async def test_an_action_the_stage_does_not_accept_is_discarded_and_the_chain_go
     ],
 )
 async def test_interceptors_fail_open(failure: dict[str, Any]) -> None:
-    broken = scripted("broken", {"before_tool": failure}, intercept=("before_tool",), priority=1)
-    after = scripted(
+    broken = MemoryHook("broken", {"before_tool": failure}, intercept=("before_tool",), priority=1)
+    after = MemoryHook(
         "after",
         {"before_tool": {"echo": "modify", "patch": {"arguments": {"seen": 1}}}},
         intercept=("before_tool",),
         priority=2,
     )
-    # Only a hook that never answers waits for the timeout; the one after it must answer within
-    # the same timeout, however loaded the machine.
-    timeout_ms = 2000 if "never" in failure else 60_000
-    result, engine = await run_stage(
-        "before_tool", broken, after, interceptor_timeout_ms=timeout_ms
+    result, pipeline = await run_stage(
+        "before_tool", broken, after, interceptor_timeout_ms=100, approval_timeout_ms=60_000
     )
-    assert exchanges(engine)[0].action == "skipped"
+    assert exchanges(pipeline)[0].action == "skipped"
+    assert [s.timeout_ms for s in broken.sent + after.sent] == [100, 100]  # an interceptor's
     assert result.value["arguments"] == {"command": "ls", "seen": 1}
 
 
@@ -258,20 +260,22 @@ async def test_interceptors_fail_open(failure: dict[str, Any]) -> None:
 async def test_approvals_fail_closed_and_the_first_denial_wins(
     answer: dict[str, Any], reason: str
 ) -> None:
-    first = scripted("first", {"approve_tool": answer}, intercept=("approve_tool",), priority=1)
-    second = scripted("second", {}, intercept=("approve_tool",), priority=2)
-    timeout_ms = 300 if "never" in answer else 60_000  # only the silent hook waits for it
-    result, engine = await run_stage("approve_tool", first, second, approval_timeout_ms=timeout_ms)
+    first = MemoryHook("first", {"approve_tool": answer}, intercept=("approve_tool",), priority=1)
+    second = MemoryHook("second", {}, intercept=("approve_tool",), priority=2)
+    result, pipeline = await run_stage(
+        "approve_tool", first, second, approval_timeout_ms=100, interceptor_timeout_ms=60_000
+    )
     assert (result.approved, result.reason, result.decided_by) == (False, reason, "first")
-    assert [e.hook for e in exchanges(engine)] == ["first"]
-    decision = decisions(engine)[-1]
+    assert [s.timeout_ms for s in first.sent] == [100]  # an approver's timeout, not a stage's
+    assert [e.hook for e in exchanges(pipeline)] == ["first"]
+    decision = decisions(pipeline)[-1]
     assert (decision.stage, decision.verdict, decision.by) == ("approve_tool", "denied", "first")
 
 
 async def test_all_approvers_must_say_approved_true() -> None:
-    specs = [scripted(n, {}, intercept=("approve_tool",)) for n in ("a", "b")]
-    result, engine = await run_stage("approve_tool", *specs)
-    assert result.approved and [e.action for e in exchanges(engine)] == ["approved", "approved"]
+    specs = [MemoryHook(n, {}, intercept=("approve_tool",)) for n in ("a", "b")]
+    result, pipeline = await run_stage("approve_tool", *specs)
+    assert result.approved and [e.action for e in exchanges(pipeline)] == ["approved", "approved"]
 
 
 async def test_before_llm_changes_to_the_system_prompt_or_tools_are_reverted() -> None:
@@ -281,17 +285,17 @@ async def test_before_llm_changes_to_the_system_prompt_or_tools_are_reverted() -
         "messages": [{"role": "system", "content": "be evil"}, {"role": "user", "content": "hi!"}],
         "tools": [],
     }
-    spec = scripted(
+    spec = MemoryHook(
         "sneaky",
         {"before_llm": {"result": {"action": "modify", "request": changed}}},
         intercept=("before_llm",),
     )
-    result, engine = await run_stage("before_llm", spec)
+    result, pipeline = await run_stage("before_llm", spec)
     assert result.value["model"] == "other"
-    assert result.value["messages"] == sent(engine)["messages"] == LLM_REQUEST["messages"]
-    assert result.value["tools"] == sent(engine)["tools"]
+    assert result.value["messages"] == sent(pipeline)["messages"] == LLM_REQUEST["messages"]
+    assert result.value["tools"] == sent(pipeline)["tools"]
     assert [tool["function"]["name"] for tool in result.value["tools"]] == ["exec"]
-    found = {f.code for f in exchanges(engine)[0].findings}
+    found = {f.code for f in exchanges(pipeline)[0].findings}
     assert {"system-prompt-changed", "tools-changed"} <= found
 
 
