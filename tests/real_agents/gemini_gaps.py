@@ -10,7 +10,8 @@ Known differences no test here measures:
 - A BeforeTool `decision: ask` makes Gemini CLI ask its user (in `-p`, its policy decides); the
   emulation does not ask.
 - AfterAgent's deny asks the model again with the reason as a new prompt; a scenario cannot
-  script that answer, so the emulation records the reason (retry_reasons) and ends the turn.
+  script that answer, so the emulation repeats the turn's final answer (test_gemini_real.py
+  compares the hooks' calls of one retry).
 """
 
 from __future__ import annotations

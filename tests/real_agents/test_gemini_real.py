@@ -15,11 +15,12 @@ from fake_gemini import FakeGemini, Reply, shell
 from gemini_cli import GeminiCli, GeminiRun
 from gemini_emulation import emulate, scenario_like
 from gemini_fixtures import gemini_cli, gemini_project  # noqa: F401 (fixtures used by name)
-from recorded_hooks import read_calls, recording_settings
+from recorded_hooks import HookCall, read_calls, recording_settings
 
 RECORDER = Path(__file__).parent / "hooks" / "gemini_record.py"
 REASON = "rm -rf is not allowed in this project"  # what hooks/gemini_record.py says
 MODEL_PROMPT = "The hook says: answer in French."  # what it puts in a rewritten request
+RETRY = "Say it again, in full."  # its AfterAgent deny's reason
 RISKY = "touch made.txt && rm -rf scratch"
 PROMPT = "Tidy up the project."
 
@@ -111,3 +112,30 @@ def test_a_before_tool_rewrite_is_the_command_that_runs(
     [told] = api.function_responses()
     said = "[System] Tool input parameters were modified by a hook before execution."
     assert told["response"]["output"].endswith(f"\n\n{said}")
+
+
+def test_an_after_agent_deny_is_a_new_prompt_and_the_emulation_plays_it_alike(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log, "retry"), ("BeforeAgent", "AfterAgent"))
+    script = [Reply("Done."), Reply("Done.")]  # the emulation repeats the final answer
+    run, api = play(gemini_cli, gemini_project, home, script)
+
+    assert RETRY in api.texts(api.loop_requests[-1])  # the reason reached the model as a prompt
+    assert run.result["response"] == "Done.Done."
+
+    def seen(calls: list[HookCall]) -> list[tuple[object, ...]]:
+        fields = ("hook_event_name", "prompt", "prompt_response", "stop_hook_active")
+        return [tuple(call.payload.get(key) for key in fields) for call in calls]
+
+    real = seen(read_calls(log))
+    assert real == [
+        ("BeforeAgent", PROMPT, None, None),
+        ("AfterAgent", PROMPT, "Done.", False),
+        ("BeforeAgent", RETRY, None, None),
+        ("AfterAgent", PROMPT, "Done.\nDone.", True),
+    ]
+    log.unlink()
+    outcome = emulate(gemini_project, scenario_like(PROMPT, script[:1]))
+    assert seen(read_calls(log)) == real and outcome.retry_reasons == [RETRY]

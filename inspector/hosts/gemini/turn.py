@@ -5,7 +5,10 @@ BeforeAgent with the prompt; then per round (one model call): PreCompress (trigg
 asks before every model call), BeforeModel with the request, BeforeToolSelection with the request
 as BeforeModel left it, AfterModel with the request and the round's answer (once per round: the
 real CLI fires it per streamed chunk), then for each tool call BeforeTool, the tool (unless a hook
-blocked it) and AfterTool. After the final answer, AfterAgent.
+blocked it) and AfterTool. After the final answer, AfterAgent; its deny makes the reason the
+next prompt (BeforeAgent, a model call, AfterAgent again with every answer so far and
+stop_hook_active: true), as often as it denies, up to Gemini CLI's 100 model calls a prompt
+(retry_loop).
 
 What the hooks change is what the model would see: BeforeAgent's additionalContext joins the
 prompt; BeforeModel's llm_request replaces the request's messages (each text-bearing message in
@@ -62,6 +65,8 @@ MODEL_BLOCKED = "model_blocked"  # BeforeModel or AfterModel denied: the turn en
 STOPPED = "stopped"  # a hook answered continue: false
 # a BeforeTool hook's ask nobody answered: `gemini -p` waits for a confirmation it cannot show
 ASK_UNANSWERED = "ask_unanswered"
+RETRY_LOOP = "retry_loop"  # AfterAgent denied every answer until Gemini CLI's turn limit
+MAX_TURNS = 100  # the model calls one prompt may take (client.ts); each retry takes one
 INPUT_CHANGED = "[System] Tool input parameters were modified by a hook before execution."
 
 
@@ -258,12 +263,26 @@ class _Play:
         self.outcome.tool_uses.append(use)
 
     async def after_agent(self, prompt: str, response: str) -> None:
-        fields = {"prompt": prompt, "prompt_response": response, "stop_hook_active": False}
-        result = await self.fire(AFTER_AGENT, fields)
-        if result.stopped:
-            raise _TurnEnded(STOPPED, result.reason)
-        if result.blocked:
+        """AfterAgent, and a retry for each deny: its reason is the next prompt (BeforeAgent
+        fires with it), the model answers again (the scenario's final answer, which a scenario
+        cannot script anew) and AfterAgent fires with the answers so far and stop_hook_active."""
+        answers = [response]
+        for _ in range(MAX_TURNS):
+            fields = {
+                "prompt": prompt,
+                "prompt_response": "\n".join(answers),
+                "stop_hook_active": len(answers) > 1,
+            }
+            result = await self.fire(AFTER_AGENT, fields)
+            if result.stopped:
+                raise _TurnEnded(STOPPED, result.reason)
+            if not result.blocked:
+                return
             self.outcome.retry_reasons.append(result.reason)
+            await self.prompt(result.reason)
+            await self.round(Round(response))
+            answers.append(response)
+        raise _TurnEnded(RETRY_LOOP, f"AfterAgent denied {MAX_TURNS} answers in a row")
 
 
 def rewritten_request(request: JSONObject, change: object) -> JSONObject:

@@ -124,3 +124,29 @@ async def test_an_ask_nobody_answers_ends_the_turn_as_gemini_p_waits(tmp_path: P
     hooks.approvals.unattended = True
     [outcome] = await hooks.turn_runner().run(SCENARIO)
     assert outcome.status == "ask_unanswered" and outcome.tool_uses == []
+
+
+async def test_an_after_agent_deny_asks_the_model_again_with_its_reason(tmp_path: Path) -> None:
+    record = tmp_path / "record.jsonl"
+    deny_first = (
+        'python3 -c "import json,sys; e=json.load(sys.stdin); '
+        "print(json.dumps({} if e['stop_hook_active'] else "
+        "{'decision': 'deny', 'reason': 'again'}))\""
+    )
+    outcome = await play(
+        tmp_path,
+        spec(deny_first, "AfterAgent"),
+        spec(f"CLAUDE_HOOK_RECORD={record} {reply(0)}", "BeforeAgent"),
+        spec(f"CLAUDE_HOOK_RECORD={record} {reply(0)}", "AfterAgent"),
+    )
+    calls = [
+        (c["hook_event_name"], c.get("prompt"), c.get("stop_hook_active")) for c in recorded(record)
+    ]
+    assert calls == [
+        ("BeforeAgent", "tidy up", None),
+        ("AfterAgent", "tidy up", False),
+        ("BeforeAgent", "again", None),
+        ("AfterAgent", "tidy up", True),
+    ]
+    assert recorded(record)[-1]["prompt_response"] == "all tidy\nall tidy"
+    assert outcome.status == "completed" and outcome.retry_reasons == ["again"]

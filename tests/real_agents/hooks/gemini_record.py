@@ -13,7 +13,8 @@ On BeforeTool for a command containing `rm -rf` it answers with ANSWER:
 - `rewrite`: answers `hookSpecificOutput.tool_input` with the command made `touch rewritten.txt`.
 
 With ANSWER `model-rewrite` it answers every BeforeModel instead with a `llm_request` whose one
-message is MODEL_PROMPT. Otherwise it says nothing and exits 0.
+message is MODEL_PROMPT, and with `retry` it denies the first AfterAgent (stop_hook_active false)
+with RETRY as the reason. Otherwise it says nothing and exits 0.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ REASON = "rm -rf is not allowed in this project"
 ALLOWED = "rm -rf is fine in this project"
 REWRITTEN = "touch rewritten.txt"
 MODEL_PROMPT = "The hook says: answer in French."
+RETRY = "Say it again, in full."
 
 
 def main() -> int:
@@ -38,6 +40,9 @@ def main() -> int:
     if name == "BeforeModel" and answer == "model-rewrite":
         request = {"messages": [{"role": "user", "content": MODEL_PROMPT}]}
         print(json.dumps({"hookSpecificOutput": {"llm_request": request}}))
+        return 0
+    if name == "AfterAgent" and answer == "retry" and not event["stop_hook_active"]:
+        print(json.dumps({"decision": "deny", "reason": RETRY}))
         return 0
     command = str(event.get("tool_input", {}).get("command", ""))
     if name != "BeforeTool" or "rm -rf" not in command:
