@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import os
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from inspector.hooks.command_hook import CommandHook
 from inspector.hosts.codex import NAME
 from inspector.hosts.codex.answer import ERROR, read_answer
 from inspector.hosts.codex.approval import ask_person, asks_person
-from inspector.hosts.codex.events import MATCH_FIELDS, matches
+from inspector.hosts.codex.events import MATCH_FIELDS, PRE_TOOL_USE, matches
 from inspector.hosts.codex.outcome import CodexOutcome, HookRun, combine
 from inspector.hosts.codex.templates import example_payload
 from inspector.hosts.codex.trust import event_label
@@ -102,10 +103,12 @@ class CodexHooks:
         already), the event first passes the intercept's stage entry, where a person can edit
         it for every hook or drop it so that none runs. Live, a person may be asked
         (approval.py), until `ask_by` (time.monotonic()) at the latest."""
+        edited = None
         if not live:
             entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
             if entered is None:
                 return CodexOutcome(event, payload)
+            edited = _edited_tool_input(event, payload, entered)
             payload = entered
         finishing = itertools.count(1)
         runs = await asyncio.gather(
@@ -115,6 +118,8 @@ class CodexHooks:
             )
         )
         outcome = combine(event, payload, tuple(runs))
+        if edited is not None and outcome.updated_input is None and not outcome.blocked:
+            outcome = replace(outcome, updated_input=edited)  # as the relay answers it
         asked = live and asks_person(outcome, self.approvals)
         if asked:
             outcome = await ask_person(
@@ -182,6 +187,14 @@ class CodexHooks:
                 chain=chain,
             )
         )
+
+
+def _edited_tool_input(event: str, sent: JSONObject, entered: JSONObject) -> JSONObject | None:
+    """A PreToolUse's tool_input as a person changed it at the entry, else None."""
+    edited = entered.get("tool_input")
+    if event != PRE_TOOL_USE or edited == sent.get("tool_input") or not isinstance(edited, dict):
+        return None
+    return edited
 
 
 def run_failed(exchange: Exchange) -> bool:
