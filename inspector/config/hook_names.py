@@ -1,7 +1,7 @@
 """The names a command host's reader gives its hooks: `<Event>:<label>`, the label being the
 script a command runs (else its first word), with `#2`, `#3`... when the name is taken; and the
-warning for the keys a reader does not know, with a did-you-mean. Claude Code's, Codex's and
-Gemini CLI's files are read into specs named alike."""
+warning for the keys a reader does not know, with a did-you-mean, so that every command host's
+files are read into specs named alike."""
 
 from __future__ import annotations
 
