@@ -26,7 +26,7 @@ from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, field, want_bool, want_int, want_map, want_str
 from inspector.config.files import read_config_text
 from inspector.config.hook_names import HookNames, command_label, unknown_keys
-from inspector.config.model import CommandHookSpec, Config
+from inspector.config.model import CommandHookSpec, Config, HandlerKind
 from inspector.config.parse import parse_json
 from inspector.config.warning import ConfigWarning
 from inspector.hosts.codex import NAME
@@ -61,6 +61,9 @@ _COMMAND_KEYS = frozenset(
         "status_message",
     }
 )
+MCP_TOOL: HandlerKind = "mcp_tool"
+_TYPES = ("command", MCP_TOOL, "prompt", "agent")
+_TYPES_SAID = ", ".join(f"`{kind}`" for kind in _TYPES)
 _NOT_RUN = {
     "prompt": "prompt hooks are not supported yet",
     "agent": "agent hooks are not supported yet",
@@ -224,21 +227,20 @@ class _Reader:
     ) -> None:
         entry = want_map(doc, path, handler)
         if "type" not in entry:
-            raise doc.error(
-                (*path, "type"), 'is required: "command" (Codex also parses "prompt" and "agent")'
-            )
+            raise doc.error((*path, "type"), f"is required: one of {_TYPES_SAID}")
         kind = want_str(doc, (*path, "type"), entry["type"])
         if kind in _NOT_RUN:
             name = self._names.name(event, kind)
             message = f"skipping {kind} hook in {doc.file}: {_NOT_RUN[kind]}"
             self.warn(doc, (*path, "type"), "codex-handler-not-run", message, name)
             return
+        if kind == MCP_TOOL:
+            self._mcp_tool(doc, level, event, matcher, path, entry)
+            return
         if kind != "command":
-            hint = did_you_mean(kind, ("command", *_NOT_RUN))
-            raise doc.error(
-                (*path, "type"),
-                f'unknown handler type "{kind}"{hint}: Codex refuses the whole file',
-            )
+            hint = did_you_mean(kind, _TYPES)
+            message = f"unknown variant `{kind}`, expected one of {_TYPES_SAID}{hint}"
+            raise doc.error((*path, "type"), f"{message}: Codex refuses the whole file")
         if "command" not in entry:
             raise doc.error((*path, "command"), "is required: the shell command to run")
         command = want_str(doc, (*path, "command"), entry["command"])
@@ -265,6 +267,46 @@ class _Reader:
                 level=level,
                 matcher=matcher,
                 source=doc.file,
+            )
+        )
+
+    def _mcp_tool(
+        self,
+        doc: Document,
+        level: str,
+        event: str,
+        matcher: str | None,
+        path: KeyPath,
+        entry: dict[str, object],
+    ) -> None:
+        """A hook that calls an MCP server's tool: listed with why the inspector cannot run it."""
+        target = []
+        for key in ("server", "tool"):
+            if key not in entry:
+                raise doc.error((*path, key), f"is required: the {key} an mcp_tool hook calls")
+            target.append(want_str(doc, (*path, key), entry[key]))
+        name = self._names.name(event, f"mcp:{target[1]}")
+        why = f"calls {'/'.join(target)}: the inspector has no MCP server to call"
+        self.warn(
+            doc,
+            (*path, "type"),
+            "codex-handler-not-run",
+            f"mcp_tool handler, not run here: {why}",
+            name,
+        )
+        timeout_s = max(1, field(doc, path, entry, "timeout", want_int, DEFAULT_TIMEOUT_S))
+        self.specs.append(
+            CommandHookSpec(
+                name=name,
+                host=NAME,
+                event=event,
+                command="/".join(target),
+                timeout_ms=timeout_s * 1000,
+                level=level,
+                matcher=matcher,
+                source=doc.file,
+                handler=MCP_TOOL,
+                cannot_run=why,
             )
         )
 

@@ -75,3 +75,22 @@ def test_unknown_keys_and_events_load_with_codexs_words_and_a_did_you_mean(
         ),
     ]
     assert read.warnings[0].line == 9  # the key's own line in the JSON
+
+
+def test_an_mcp_tool_hook_is_listed_as_not_run_and_an_unknown_type_refused_in_codexs_words(
+    tmp_path: Path,
+) -> None:
+    mcp = {"type": "mcp_tool", "server": "audit", "tool": "record"}
+    project = _project(tmp_path, {"PostToolUse": [{"hooks": [mcp]}]})
+    [spec] = read_codex(project).config.command_hooks
+    assert (spec.name, spec.handler) == ("PostToolUse:mcp:record", "mcp_tool")
+    assert spec.cannot_run == "calls audit/record: the inspector has no MCP server to call"
+
+    project = _project(tmp_path / "other", {"PostToolUse": [{"hooks": [{"type": "http"}]}]})
+    with pytest.raises(ConfigError) as raised:
+        read_codex(project)
+    assert raised.value.key == "hooks.PostToolUse[0].hooks[0].type"
+    assert (
+        "unknown variant `http`, expected one of `command`, `mcp_tool`, `prompt`, `agent`"
+        in str(raised.value)
+    )
