@@ -4,6 +4,7 @@ and the result fields each call site honours (TUI and one-shot)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +30,11 @@ from tests.support.jcli import (
     codes,
     decisions,
     exchanges,
-    record,
-    recorded,
     reply,
     sh,
     spec,
 )
+from tests.support.memory_command_hook import Answer, Ran, jcli_in_memory
 from tests.support.paths import EXAMPLES
 
 EXAMPLE = EXAMPLES / "jcli"
@@ -71,21 +71,30 @@ async def play(
     scenario: str = SCENARIO,
     mode: Mode = "tui",
     cwd: str = "/work",
+    in_memory: Mapping[str, Sequence[Answer]] | None = None,
+    ran: list[Ran] | None = None,
     **options: Any,
 ) -> tuple[list[JcliTurnOutcome], Journal]:
+    """The scenario played over `specs`; the hooks named in `in_memory` answer from there and
+    put what they were given in `ran`."""
     journal = Journal()
     chain = JcliChain(specs, journal, cwd=cwd)
+    jcli_in_memory(chain, in_memory or {}, ran)
     runner = JcliTurnRunner(chain, mode=mode, **options)
     return await runner.run(parse_scenario(scenario)), journal
 
 
-def recorder(log: Path) -> list[CommandHookSpec]:
-    """One hook on every event, first in the chain, writing down each context it gets."""
-    return [spec("rec", record(log), event=event, level="user") for event in EVENTS]
+RECORDER = {"rec": [{"stdout": "{}"}]}  # it answers no change, as tests/hooks/jcli/record.py
 
 
-def contexts(log: Path) -> list[dict[str, Any]]:
-    return [line["context"] for line in recorded(log)]
+def recorder() -> list[CommandHookSpec]:
+    """One hook on every event, first in the chain, in memory (RECORDER): what the turn sends
+    is the subject, not how a process reads it."""
+    return [spec("rec", "in memory", event=event, level="user") for event in EVENTS]
+
+
+def contexts(ran: list[Ran]) -> list[dict[str, Any]]:
+    return [run.context for run in ran if run.hook == "rec"]
 
 
 def on(event: str, command: str, name: str = "hook", **fields: Any) -> CommandHookSpec:
@@ -95,11 +104,11 @@ def on(event: str, command: str, name: str = "hook", **fields: Any) -> CommandHo
 # ---- order and contexts --------------------------------------------------------------------
 
 
-async def test_tui_event_order_and_context_fields(tmp_path: Path) -> None:
-    log = tmp_path / "seen.jsonl"
-    (outcome,), _ = await play(*recorder(log))
+async def test_tui_event_order_and_context_fields() -> None:
+    ran: list[Ran] = []
+    (outcome,), _ = await play(*recorder(), in_memory=RECORDER, ran=ran)
     assert outcome.status == COMPLETED and outcome.final_content == "done"
-    seen = contexts(log)
+    seen = contexts(ran)
     round_events = ["pre_micro_compact", "post_micro_compact", "pre_llm_request"]
     tool_events = ["pre_tool_execution", "post_tool_execution"]
     assert [context["event"] for context in seen] == [
@@ -154,10 +163,10 @@ async def test_tui_event_order_and_context_fields(tmp_path: Path) -> None:
     assert by_event["session_end"]["messages"] == outcome.messages
 
 
-async def test_one_shot_order_and_fields(tmp_path: Path) -> None:
-    log = tmp_path / "seen.jsonl"
-    await play(*recorder(log), mode="oneshot")
-    seen = contexts(log)
+async def test_one_shot_order_and_fields() -> None:
+    ran: list[Ran] = []
+    await play(*recorder(), mode="oneshot", in_memory=RECORDER, ran=ran)
+    seen = contexts(ran)
     round_events = ["pre_micro_compact", "post_micro_compact", "pre_llm_request"]
     assert [context["event"] for context in seen] == [
         "session_start",
@@ -174,27 +183,28 @@ async def test_one_shot_order_and_fields(tmp_path: Path) -> None:
     assert seen[7]["tool_error"] == "no such file" and "tool_arguments" in seen[7]
 
 
-async def test_history_carries_over_between_tui_turns(tmp_path: Path) -> None:
-    log = tmp_path / "seen.jsonl"
+async def test_history_carries_over_between_tui_turns() -> None:
+    ran: list[Ran] = []
     two_turns = ONE_ROUND + "  - user: again\n    rounds:\n      - content: ok\n"
-    outcomes, _ = await play(on("pre_send_message", record(log)), scenario=two_turns)
-    assert [len(line["context"]["messages"]) for line in recorded(log)] == [0, 2]
+    recording = on("pre_send_message", "in memory", "rec")
+    outcomes, _ = await play(recording, scenario=two_turns, in_memory=RECORDER, ran=ran)
+    assert [len(context["messages"]) for context in contexts(ran)] == [0, 2]
     assert outcomes[1].messages[-1] == {"role": "assistant", "content": "ok"}
 
 
 # ---- tools ---------------------------------------------------------------------------------
 
 
-async def test_skip_at_pre_tool_execution(tmp_path: Path) -> None:
-    log = tmp_path / "seen.jsonl"
+async def test_skip_at_pre_tool_execution() -> None:
+    ran: list[Ran] = []
     hooks = (
-        *recorder(log),
+        *recorder(),
         on("pre_tool_execution", reply({"action": "skip"}), tool_name="Bash"),
     )
-    (outcome,), _ = await play(*hooks)
+    (outcome,), _ = await play(*hooks, in_memory=RECORDER, ran=ran)
     bash = outcome.tools[0]
     assert bash.skipped and bash.result == SKIPPED_BY_HOOK and bash.is_error
-    events = [context["event"] for context in contexts(log)]
+    events = [context["event"] for context in contexts(ran)]
     first_tool = events[events.index("pre_tool_execution") :][:3]
     assert first_tool == [
         "pre_tool_execution",
