@@ -22,7 +22,9 @@ class SdkSpans:
 
     def __init__(self, ids: SpanIds | None = None) -> None:
         self.ids = ids or SpanIds()
-        self._resources: dict[str | None, Resource] = {}
+        # create() reads OTEL_RESOURCE_ATTRIBUTES and runs the SDK's detectors: once, not per agent
+        base = Resource.create({"service.name": SERVICE, "service.version": __version__})
+        self._resources: dict[str | None, Resource] = {None: base}
 
     def readable(self, span: PlannedSpan) -> ReadableSpan:
         trace_id = self.ids.trace_id(span.trace)
@@ -47,10 +49,8 @@ class SdkSpans:
     def _resource(self, agent: str | None) -> Resource:
         resource = self._resources.get(agent)
         if resource is None:
-            attributes = {"service.name": SERVICE, "service.version": __version__}
-            if agent:
-                attributes["gen_ai.agent.name"] = agent
-            resource = self._resources[agent] = Resource.create(attributes)
+            named = Resource({"gen_ai.agent.name": agent or ""})
+            resource = self._resources[agent] = self._resources[None].merge(named)
         return resource
 
 
