@@ -139,3 +139,37 @@ def test_an_after_agent_deny_is_a_new_prompt_and_the_emulation_plays_it_alike(
     log.unlink()
     outcome = emulate(gemini_project, scenario_like(PROMPT, script[:1]))
     assert seen(read_calls(log)) == real and outcome.retry_reasons == [RETRY]
+
+
+@pytest.mark.parametrize("answer", ["after-deny", "after-context"])
+def test_what_an_after_tool_hook_tells_the_model_is_what_the_emulation_tells_it(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path, answer: str
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log, answer), ("AfterTool",))
+    script = [Reply(calls=(shell("touch made.txt"),)), Reply("Ok.")]
+    _, api = play(gemini_cli, gemini_project, home, script)
+
+    assert (gemini_project / "made.txt").exists()
+    [told] = api.function_responses()
+    real = told["response"].get("error") or told["response"]["output"]
+    [use] = emulate(gemini_project, scenario_like(PROMPT, script, result="ran")).tool_uses
+    if answer == "after-deny":
+        assert real == use.told == REASON  # the reason alone
+    else:
+        context = "\n\n<hook_context>the &lt;build&gt; folder is generated</hook_context>"
+        assert real.endswith(context) and use.told == f"ran{context}"
+
+
+def test_a_before_model_exit_2_ends_the_turn_before_the_model_is_asked(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log, "model-block"), ("BeforeModel",))
+    with FakeGemini([Reply("never")]) as api:
+        run = gemini_cli.run(gemini_project, PROMPT, api_url=api.url, home=home)
+
+    assert api.loop_requests == []  # the model was never asked
+    assert REASON in run.stdout + run.stderr
+    outcome = emulate(gemini_project, scenario_like(PROMPT, [Reply("never")]))
+    assert (outcome.status, outcome.reason, outcome.model_requests) == ("model_blocked", REASON, [])

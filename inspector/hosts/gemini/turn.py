@@ -17,7 +17,7 @@ order, the rest kept) and its model and config; a BeforeModel deny ends the turn
 replaces the call's arguments (0.61.0 builds the call from it alone, shows AfterTool those, and
 adds a line to the result saying a hook changed them); a blocked call is not run
 and the model is told `Tool execution blocked: REASON`; AfterTool's deny replaces the result with
-`Tool result blocked: REASON` and its additionalContext is added in `<hook_context>`. Any
+an error whose message is REASON alone, and its additionalContext is added in `<hook_context>`. Any
 `continue: false` ends the turn (stopped); on a tool event the model is told `Agent execution
 stopped by hook: REASON`. A BeforeTool `decision: ask` that nobody at the inspector answered ends
 the turn (ask_unanswered): `gemini -p` 0.61.0 waits for its confirmation dialog, which it cannot
@@ -252,8 +252,8 @@ class _Play:
             use.told, use.is_error = f"Agent execution stopped by hook: {after.reason}", True
             self._use(use)
             raise _TurnEnded(STOPPED, after.reason)
-        if after.blocked:
-            use.told, use.is_error = f"Tool result blocked: {after.reason}", True
+        if after.blocked:  # the result becomes an error whose message is the reason alone
+            use.told, use.is_error = after.reason, True
         elif context := after.additional_context:
             use.told += f"\n\n<hook_context>{context}</hook_context>"
         self._use(use)

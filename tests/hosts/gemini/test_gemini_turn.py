@@ -150,3 +150,11 @@ async def test_an_after_agent_deny_asks_the_model_again_with_its_reason(tmp_path
     ]
     assert recorded(record)[-1]["prompt_response"] == "all tidy\nall tidy"
     assert outcome.status == "completed" and outcome.retry_reasons == ["again"]
+
+
+async def test_an_after_tool_deny_gives_the_model_the_reason_alone(tmp_path: Path) -> None:
+    outcome = await play(
+        tmp_path, spec(reply(0, {"decision": "deny", "reason": REASON}), "AfterTool")
+    )
+    [use] = outcome.tool_uses
+    assert use.ran and use.is_error and use.told == REASON

@@ -14,7 +14,9 @@ On BeforeTool for a command containing `rm -rf` it answers with ANSWER:
 
 With ANSWER `model-rewrite` it answers every BeforeModel instead with a `llm_request` whose one
 message is MODEL_PROMPT, and with `retry` it denies the first AfterAgent (stop_hook_active false)
-with RETRY as the reason. Otherwise it says nothing and exits 0.
+with RETRY as the reason; `after-deny` and `after-context` answer every AfterTool (a deny with
+the reason; additionalContext CONTEXT), and `model-block` refuses every BeforeModel by exit 2.
+Otherwise it says nothing and exits 0.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ ALLOWED = "rm -rf is fine in this project"
 REWRITTEN = "touch rewritten.txt"
 MODEL_PROMPT = "The hook says: answer in French."
 RETRY = "Say it again, in full."
+CONTEXT = "the <build> folder is generated"
 
 
 def main() -> int:
@@ -45,6 +48,14 @@ def main() -> int:
         print(json.dumps({"decision": "deny", "reason": RETRY}))
         return 0
     command = str(event.get("tool_input", {}).get("command", ""))
+    if name == "AfterTool" and answer in ("after-deny", "after-context"):
+        specific = {"hookEventName": "AfterTool", "additionalContext": CONTEXT}
+        after = {"decision": "deny", "reason": REASON} if answer == "after-deny" else {}
+        print(json.dumps(after or {"hookSpecificOutput": specific}))
+        return 0
+    if name == "BeforeModel" and answer == "model-block":
+        print(REASON, file=sys.stderr)
+        return 2
     if name != "BeforeTool" or "rm -rf" not in command:
         return 0
     if answer == "exit-2":
