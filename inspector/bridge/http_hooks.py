@@ -34,7 +34,7 @@ from inspector.hosts.host import ABSENT, HookOutput
 from inspector.hosts.http_endpoint import LOOPBACK, PATH, TOKEN_HEADER, Endpoint, token_matches
 from inspector.hosts.registry import posting_host
 from inspector.journal.records import Lifecycle
-from inspector.protocol.framing import KEEP_LIMIT
+from inspector.jsonrpc.framing import KEEP_LIMIT
 
 if TYPE_CHECKING:
     from inspector.engine import Engine

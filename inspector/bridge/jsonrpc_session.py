@@ -35,9 +35,9 @@ from inspector.journal.records import (
     Lifecycle,
     Noise,
 )
-from inspector.protocol.framing import Line, LineSplitter
-from inspector.protocol.jsonrpc import go_json
-from inspector.protocol.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD
+from inspector.jsonrpc.framing import Line, LineSplitter
+from inspector.jsonrpc.messages import go_json
+from inspector.jsonrpc.stages import HELLO, RUNTIME_EVENT, STAGE_FOR_METHOD
 from inspector.relay import wire
 from inspector.relay.wire import deadline_kind
 

@@ -16,7 +16,7 @@ import os
 import select
 from collections.abc import Callable
 
-from inspector.protocol.framing import Line, LineSplitter
+from inspector.jsonrpc.framing import Line, LineSplitter
 from inspector.relay import wire
 from inspector.relay.lines import classify
 

@@ -32,7 +32,7 @@ from inspector.bridge.refusals import REFUSED, RefusalLog
 from inspector.config.errors import ConfigError
 from inspector.hosts.http_endpoint import read_endpoint
 from inspector.journal.records import Lifecycle
-from inspector.protocol.framing import KEEP_LIMIT
+from inspector.jsonrpc.framing import KEEP_LIMIT
 from inspector.relay import command_wire, wire
 from inspector.relay.command_wire import INSIDE_INSPECTOR
 from inspector.relay.stdio import passable

@@ -41,8 +41,8 @@ from inspector.journal.records import (
     Finding,
     Noise,
 )
+from inspector.jsonrpc.framing import Line, LineSplitter
 from inspector.pipeline.gate import AT_STAGE
-from inspector.protocol.framing import Line, LineSplitter
 
 if TYPE_CHECKING:
     from inspector.engine import Engine

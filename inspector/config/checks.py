@@ -10,7 +10,7 @@ from pathlib import Path
 
 from inspector.config.document import Document, KeyPath
 from inspector.config.model import INTERCEPT_NAMES
-from inspector.protocol.event_kinds import (
+from inspector.jsonrpc.event_kinds import (
     LEGACY_EVENT_ALIASES,
     OBSERVE_ALL,
     RUNTIME_EVENT_KINDS,

@@ -21,7 +21,7 @@ from inspector.journal.records import (
     Exchange,
     Record,
 )
-from inspector.protocol.stages import STAGE_FOR_METHOD
+from inspector.jsonrpc.stages import STAGE_FOR_METHOD
 
 # A request that never reached its hook, or whose answer nobody waited for, has nothing to compare.
 UNANSWERED = frozenset(

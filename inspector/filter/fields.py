@@ -14,7 +14,7 @@ from inspector.filter.match import matcher
 from inspector.filter.rows import Rows
 from inspector.journal.columns import FIELD_COLUMNS
 from inspector.journal.records import RECORD_TYPES, Record
-from inspector.protocol.event_kinds import LEGACY_EVENT_ALIASES
+from inspector.jsonrpc.event_kinds import LEGACY_EVENT_ALIASES
 
 Getter = Callable[[Record], Any]
 Alternatives = Callable[[str], Iterable[str]]

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from inspector.protocol.framing import Line, LineSplitter
+from inspector.jsonrpc.framing import Line, LineSplitter
 
 OnLine = Callable[[Line], None]
 UNUSED_READER_LIMIT = 1 << 16  # stdout and stderr never reach the stream protocol's readers

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.journal.records import Exchange, Finding
-from inspector.protocol.stages import STAGE_FOR_METHOD
+from inspector.jsonrpc.stages import STAGE_FOR_METHOD
 from inspector.relay.wire import answer_by_ms
 
 # Room for the hop back to the relay, and then again for the pipeline to finish after its hooks

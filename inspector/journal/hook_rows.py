@@ -18,7 +18,7 @@ from inspector.journal.hook_rows_saved import fold_saved
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import UNFINISHED
 from inspector.journal.records import Decision, Exchange, Lifecycle, Record, Reload
-from inspector.protocol.stages import HELLO
+from inspector.jsonrpc.stages import HELLO
 
 # How many counted calls are remembered, so that a later change to one counts it again rather
 # than twice; a call changed after this many newer ones were counted is counted once more.

@@ -19,7 +19,7 @@ from inspector.journal.hook_row import LATENCY_WINDOW, HookRow
 from inspector.journal.jsonl import UNFINISHED
 from inspector.journal.records import Decision, Exchange, Lifecycle, Record, Reload
 from inspector.journal.store import KIND_CODE, RecordStore
-from inspector.protocol.stages import HELLO
+from inspector.jsonrpc.stages import HELLO
 
 KEY = ("hook", "method", "host", "source", "status", "action", "stage_entry")
 SKIPPED = "skipped"

@@ -32,7 +32,7 @@ from inspector.journal.records import (
     record_from_json,
 )
 from inspector.journal.store import RecordStore, host_before_records_named_it
-from inspector.protocol.framing import KEEP_LIMIT
+from inspector.jsonrpc.framing import KEEP_LIMIT
 from inspector.safe_files import open_regular, too_large
 
 FLUSH_INTERVAL_S = 0.1

@@ -32,7 +32,7 @@ from inspector.journal.secret_text import (
     private_key_end,
     redact_text,
 )
-from inspector.protocol.jsonrpc import go_json
+from inspector.jsonrpc.messages import go_json
 
 TEXT_FIELDS = frozenset({"raw_request", "raw_response", "line", "stderr"})  # JSON, or text
 HEADER_NAME_FIELDS = ("name", "key")  # {"name": "Authorization", "value": "Bearer ..."}

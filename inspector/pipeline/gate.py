@@ -30,8 +30,8 @@ from inspector.journal.records import (
     Exchange,
     Finding,
 )
+from inspector.jsonrpc.stages import ABORT_TURN, HELLO, METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.pipeline.hook import ENTRY_STOP, Hook
-from inspector.protocol.stages import ABORT_TURN, HELLO, METHOD_FOR_STAGE, STAGE_FOR_METHOD
 
 HUMAN = "human"
 FORWARDED, FORWARDED_EDITED, DROPPED = "forwarded", "forwarded edited", "dropped"

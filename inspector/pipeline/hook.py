@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from inspector.config.model import Defaults, HookSpec
 from inspector.journal.records import Exchange
-from inspector.protocol.stages import DENY_TOOL
+from inspector.jsonrpc.stages import DENY_TOOL
 
 
 class Hook(Protocol):

@@ -28,8 +28,8 @@ from inspector.journal.jsonl import JsonlWriter
 from inspector.journal.opening import Growth, Opening
 from inspector.journal.private_file import JournalFileError, write_private
 from inspector.journal.records import STATUS_HELD, Decision, Exchange, Record, Reload
+from inspector.jsonrpc.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.pipeline.gate import AT_HOOK, AT_STAGE, InterceptTargetError, edit_effect
-from inspector.protocol.stages import METHOD_FOR_STAGE, STAGE_FOR_METHOD
 from inspector.reload.failed_start import failed_start_text
 from inspector.reload.watcher import Reloader
 from inspector.safe_text import one_line, printable

@@ -36,7 +36,7 @@ from inspector.engine import Engine
 from inspector.hosts.picoclaw.chain import OBSERVER_QUEUE, Pipeline
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event
-from inspector.protocol.stages import RUNTIME_EVENT
+from inspector.jsonrpc.stages import RUNTIME_EVENT
 from inspector.tui.app import InspectorApp, Session
 from inspector.tui.widgets.event_stream import EventStream
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from inspector.journal.jsonl import dumps
 from inspector.journal.records import Exchange
-from inspector.protocol import jsonrpc
+from inspector.jsonrpc import messages as jsonrpc
 
 _WORDS = """
 build test deploy cache index module config server client request response worker queue table

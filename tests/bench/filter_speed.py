@@ -22,7 +22,7 @@ from inspector.filter import compile_filter
 from inspector.hosts.picoclaw import templates
 from inspector.journal import record_text
 from inspector.journal.records import Event, Exchange, Finding, Record
-from inspector.protocol import jsonrpc
+from inspector.jsonrpc import messages as jsonrpc
 
 from . import Row, row
 

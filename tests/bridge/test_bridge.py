@@ -46,7 +46,7 @@ from inspector.journal.records import (
     Lifecycle,
     Noise,
 )
-from inspector.protocol.stages import METHOD_FOR_STAGE, RESULT_KEY
+from inspector.jsonrpc.stages import METHOD_FOR_STAGE, RESULT_KEY
 from inspector.relay import wire
 from tests.support.fake_agent import FakeAgent, go_json
 from tests.support.paths import SCRIPTED

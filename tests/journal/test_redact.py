@@ -17,7 +17,7 @@ from inspector.journal.records import Event, Exchange, Noise, Stderr
 from inspector.journal.redact import redact, redact_session, redact_value
 from inspector.journal.secret_keys import is_secret_key
 from inspector.journal.secret_text import REDACTED, redact_text
-from inspector.protocol import jsonrpc
+from inspector.jsonrpc import messages as jsonrpc
 
 SECRETS = {
     "api_key": "sk-live-0123456789abcdefXYZ",

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from inspector.hooks.pipes import LineReader, start_child
-from inspector.protocol.framing import Line
+from inspector.jsonrpc.framing import Line
 from tests.support.fds import needs_proc, open_fds
 from tests.support.waiting import wait_for
 

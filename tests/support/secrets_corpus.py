@@ -9,7 +9,7 @@ import yaml
 
 from inspector.hosts.picoclaw import templates
 from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
-from inspector.protocol import jsonrpc
+from inspector.jsonrpc import messages as jsonrpc
 from tests.support.paths import DATA
 
 CORPUS = DATA / "secrets_corpus.yaml"

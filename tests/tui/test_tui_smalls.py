@@ -10,7 +10,7 @@ from textual.notifications import Notify
 from textual.widgets import Input, Label, Select
 
 from inspector.journal.records import Event
-from inspector.protocol.stages import RUNTIME_EVENT
+from inspector.jsonrpc.stages import RUNTIME_EVENT
 from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.settings import SETTINGS_FILE
 from inspector.tui.widgets.exchange_list import ExchangeList

@@ -18,8 +18,8 @@ from inspector.journal.records import (
     STATUS_TIMEOUT,
     Exchange,
 )
-from inspector.protocol.jsonrpc import go_json
-from inspector.protocol.stages import CONTINUE, MODIFY, RESPOND
+from inspector.jsonrpc.messages import go_json
+from inspector.jsonrpc.stages import CONTINUE, MODIFY, RESPOND
 
 ANSWERED = frozenset({STATUS_OK, STATUS_ERROR, STATUS_INVALID})  # a line matched the call
 

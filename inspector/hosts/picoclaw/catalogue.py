@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from inspector.protocol import stages
+from inspector.jsonrpc import stages
 
 MethodKind = Literal["request", "notification"]
 

@@ -18,14 +18,14 @@ from inspector.hosts.picoclaw.outcome import APPROVED, Decoded
 from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Event, Finding
-from inspector.pipeline.hook import ENTRY_STOP, Hook, StageEntry
-from inspector.protocol.event_kinds import normalize_kind
-from inspector.protocol.stages import (
+from inspector.jsonrpc.event_kinds import normalize_kind
+from inspector.jsonrpc.stages import (
     ABORT_TURN,
     CONTINUE,
     METHOD_FOR_STAGE,
     RUNTIME_EVENT,
 )
+from inspector.pipeline.hook import ENTRY_STOP, Hook, StageEntry
 
 OBSERVER_QUEUE = (
     64  # PicoClaw's runtime subscription buffer; when full, the newest event is dropped

@@ -31,7 +31,7 @@ from inspector.hosts.picoclaw.outcome import (
     LogEntry,
     RpcLine,
 )
-from inspector.protocol.stages import CONTINUE, RESPOND
+from inspector.jsonrpc.stages import CONTINUE, RESPOND
 
 MAX_LINE = 1 << 20  # bufio.Scanner's limit in PicoClaw's reader, the newline included
 

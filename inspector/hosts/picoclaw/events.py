@@ -4,6 +4,6 @@ bare (before_tool) where an exchange names the method (hook.before_tool)."""
 from __future__ import annotations
 
 from inspector.hosts.picoclaw.catalogue import METHODS
-from inspector.protocol.stages import STAGES
+from inspector.jsonrpc.stages import STAGES
 
 EVENTS: tuple[str, ...] = (*METHODS, *STAGES)

@@ -19,7 +19,7 @@ from inspector.hosts.picoclaw.gojson.schemas import (
 from inspector.hosts.picoclaw.gojson.syntax import JsonObject
 from inspector.hosts.picoclaw.gojson.types import GoType, Map, Pointer, Slice, Struct, deep_equal
 from inspector.hosts.picoclaw.outcome import DISCARDED, Decoded, RpcLine
-from inspector.protocol.stages import ACTIONS, CONTINUE, HELLO, RESPOND
+from inspector.jsonrpc.stages import ACTIONS, CONTINUE, HELLO, RESPOND
 
 _ACTION_HINTS = {"allow": CONTINUE, "approve": CONTINUE, "deny": "deny_tool", "block": "deny_tool"}
 _KEY_HINTS = {

@@ -10,7 +10,7 @@ from inspector.findings.finding import Finding
 from inspector.hosts.picoclaw import catalogue
 from inspector.hosts.picoclaw.codes import finding
 from inspector.hosts.picoclaw.outcome import RpcLine
-from inspector.protocol.framing import PICOCLAW_MAX_LINE
+from inspector.jsonrpc.framing import PICOCLAW_MAX_LINE
 
 # Go names the message field whose value it could not decode: ...processHookRPCMessage.id ...
 _BAD_FIELD = re.compile(r"processHookRPCMessage\.(\w+)")

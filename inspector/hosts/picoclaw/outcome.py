@@ -10,7 +10,7 @@ from inspector.findings.finding import Finding
 from inspector.hosts.picoclaw.gojson.decode import RawValue
 from inspector.hosts.picoclaw.gojson.encode import marshal
 from inspector.hosts.picoclaw.gojson.schemas import PARAMS
-from inspector.protocol.stages import (
+from inspector.jsonrpc.stages import (
     ABORT_TURN,
     CONTINUE,
     DENY_TOOL,

@@ -43,9 +43,9 @@ from inspector.journal.records import (
     Noise,
     Stderr,
 )
-from inspector.protocol import jsonrpc
-from inspector.protocol.framing import Line
-from inspector.protocol.stages import HELLO
+from inspector.jsonrpc import messages as jsonrpc
+from inspector.jsonrpc.framing import Line
+from inspector.jsonrpc.stages import HELLO
 
 CLOSE_GRACE_S = 2.0  # PicoClaw: close stdin, wait 2 s, then kill
 EXIT_DRAIN_S = 0.2  # after exit, how long stdout may still deliver answers (a child may hold it)

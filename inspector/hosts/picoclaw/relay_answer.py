@@ -32,10 +32,9 @@ from inspector.journal.records import (
     Exchange,
     Finding,
 )
-from inspector.pipeline.gate import GatedHook
-from inspector.protocol.framing import PICOCLAW_MAX_LINE
-from inspector.protocol.jsonrpc import JSONRPC_VERSION, go_json
-from inspector.protocol.stages import (
+from inspector.jsonrpc.framing import PICOCLAW_MAX_LINE
+from inspector.jsonrpc.messages import JSONRPC_VERSION, go_json
+from inspector.jsonrpc.stages import (
     CONTINUE,
     HELLO,
     MODIFY,
@@ -43,6 +42,7 @@ from inspector.protocol.stages import (
     RESULT_KEY,
     STAGE_FOR_METHOD,
 )
+from inspector.pipeline.gate import GatedHook
 
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602

@@ -24,8 +24,8 @@ from inspector.journal.records import (
     Finding,
     Record,
 )
+from inspector.jsonrpc.stages import CONTINUE
 from inspector.pipeline.hook import Hook
-from inspector.protocol.stages import CONTINUE
 
 ChainOutcome = StageResult | ApprovalResult
 NO_ANSWER = "Without an answer it would skip the relay (interceptors) or deny (approvals) anyway"

@@ -25,9 +25,9 @@ from inspector.hosts.probe import HookReport
 from inspector.hosts.runtime import ComposerOffer, Reapplied, Unreplayable
 from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_OK, Exchange, Lifecycle, Noise, Record, Stderr
+from inspector.jsonrpc.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGE_FOR_METHOD, STAGES
 from inspector.pipeline.gate import Gate, GatedHook
 from inspector.pipeline.hook import Hook, LiveHook
-from inspector.protocol.stages import METHOD_FOR_STAGE, RUNTIME_EVENT, STAGE_FOR_METHOD, STAGES
 from inspector.safe_text import one_line
 
 REQUEST_METHODS = [name for name, spec in METHODS.items() if spec.kind == "request"]

@@ -11,8 +11,8 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from inspector.protocol import stages
-from inspector.protocol.event_kinds import LEGACY_EVENT_ALIASES, agent_event_severity
+from inspector.jsonrpc import stages
+from inspector.jsonrpc.event_kinds import LEGACY_EVENT_ALIASES, agent_event_severity
 
 JSONObject = dict[str, Any]
 

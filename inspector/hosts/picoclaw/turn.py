@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from inspector.hosts.picoclaw import templates
 from inspector.hosts.picoclaw.results import ApprovalResult, StageResult
-from inspector.protocol.stages import ABORT_TURN, DENY_TOOL, HARD_ABORT, RESPOND
+from inspector.jsonrpc.stages import ABORT_TURN, DENY_TOOL, HARD_ABORT, RESPOND
 from inspector.scenario import DEFAULT_RESULT, Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]

@@ -21,7 +21,7 @@ from inspector.hosts.deadline import deadline_summary
 from inspector.hosts.registry import host_label
 from inspector.journal.journal import Journal
 from inspector.journal.records import Event, Exchange, Noise, Record, Stderr
-from inspector.protocol.stages import RESULT_KEY, STAGE_FOR_METHOD
+from inspector.jsonrpc.stages import RESULT_KEY, STAGE_FOR_METHOD
 from inspector.safe_text import one_line, printable, shown
 from inspector.tui.widgets.exchange_list import LIVE_STATUSES
 from inspector.tui.widgets.json_fold import FoldedJson, JsonPath, fold_json

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from inspector.hosts.picoclaw import catalogue, templates
-from inspector.protocol import jsonrpc, stages
+from inspector.jsonrpc import messages as jsonrpc
+from inspector.jsonrpc import stages
 
 STAGE_METHODS = [stages.METHOD_FOR_STAGE[stage] for stage in stages.STAGES]
 ALL_METHODS = [stages.HELLO, *STAGE_METHODS, stages.RUNTIME_EVENT, stages.LEGACY_EVENT]

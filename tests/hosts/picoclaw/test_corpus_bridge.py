@@ -22,7 +22,7 @@ from inspector.hosts.picoclaw.gojson.encode import marshal
 from inspector.hosts.picoclaw.gojson.schemas import PARAMS
 from inspector.hosts.picoclaw.outcome import APPROVED, STOPS
 from inspector.journal.records import Exchange
-from inspector.protocol.framing import PICOCLAW_MAX_LINE
+from inspector.jsonrpc.framing import PICOCLAW_MAX_LINE
 from tests.support.bridge_client import AgentSide, listening, short_socket_path
 from tests.support.corpus_cases import CASES, Case, shared_config
 from tests.support.fake_agent import FakeAgent

@@ -13,7 +13,7 @@ from inspector.hosts.picoclaw import line_findings, templates
 from inspector.hosts.picoclaw.codes import CODES
 from inspector.hosts.picoclaw.decode import decode_answer, hello_findings, read_line, typed_params
 from inspector.journal.records import Finding
-from inspector.protocol.stages import STAGE_FOR_METHOD
+from inspector.jsonrpc.stages import STAGE_FOR_METHOD
 
 JSON = dict[str, Any]
 NO_RESULT = object()  # a response message without a result key

@@ -2,8 +2,8 @@ import pytest
 
 from inspector.hosts.picoclaw import line_findings
 from inspector.hosts.picoclaw.decode import read_line
-from inspector.protocol import jsonrpc
-from inspector.protocol.framing import PICOCLAW_MAX_LINE, LineSplitter
+from inspector.jsonrpc import messages as jsonrpc
+from inspector.jsonrpc.framing import PICOCLAW_MAX_LINE, LineSplitter
 
 STREAM = (
     b'{"jsonrpc":"2.0","id":1,"result":{}}\nnoise line\n\n{"id":2,"result":{"a":"\xc3\xa9"}}\ntail'

@@ -22,7 +22,7 @@ from inspector.hosts.picoclaw.codes import CODES
 from inspector.hosts.picoclaw.decode import read_line
 from inspector.hosts.picoclaw.gojson.decode import fold
 from inspector.hosts.picoclaw.outcome import RpcLine
-from inspector.protocol.framing import Line, LineSplitter
+from inspector.jsonrpc.framing import Line, LineSplitter
 from inspector.scenario import Scenario, parse_scenario
 
 QUICK = settings(max_examples=150, deadline=None)

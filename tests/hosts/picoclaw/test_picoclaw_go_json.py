@@ -17,7 +17,7 @@ from inspector.hosts.picoclaw.gojson.syntax import GoSyntaxError, parse
 from inspector.hosts.picoclaw.gojson.types import GoTime, deep_equal
 from inspector.hosts.picoclaw.line_findings import invalid_utf8
 from inspector.hosts.picoclaw.outcome import DENIED
-from inspector.protocol.stages import RESPOND
+from inspector.jsonrpc.stages import RESPOND
 from tests.support.scripted import config_of, scripted
 
 CALL = {"meta": {}, "tool": "echo_text", "arguments": {"text": "hi"}}

@@ -21,7 +21,7 @@ from inspector.hosts.picoclaw.gojson.types import (
     Struct,
     Time,
 )
-from inspector.protocol.jsonrpc import go_json
+from inspector.jsonrpc.messages import go_json
 
 Write = Callable[[Any, list[str]], None]
 _WRITERS: dict[int, tuple[GoType, Write]] = {}

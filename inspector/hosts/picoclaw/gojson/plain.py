@@ -8,7 +8,7 @@ from typing import Any
 
 from inspector.hosts.picoclaw.gojson.encode import marshal
 from inspector.hosts.picoclaw.gojson.schemas import PARAMS, TOOL_RESULT
-from inspector.protocol.jsonrpc import GoEncoded
+from inspector.jsonrpc.messages import GoEncoded
 
 
 class ParamsWriter:

@@ -1,4 +1,4 @@
-"""JSON-RPC 2.0 messages as PicoClaw writes and reads them."""
+"""JSON-RPC 2.0 messages of the process-hook protocol, as PicoClaw (in Go) writes and reads them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stages, methods and actions of PicoClaw's process-hook protocol."""
+"""Stages, methods and actions of the JSON-RPC process-hook protocol (PicoClaw's)."""
 
 from __future__ import annotations
 
