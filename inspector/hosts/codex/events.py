@@ -3,7 +3,8 @@ its matchers pick hooks.
 
 Which field a matcher is tested against depends on the event; UserPromptSubmit and Stop ignore
 the matcher (every hook runs). A matcher that is missing, "" or "*" matches everything; any other
-is a regular expression searched for in the value (Rust's regex is_match: anywhere in it).
+is a regular expression that must match the whole value (seen with 0.171.0: "Ba" and "as" pick
+no Bash hook, "B.*", "Bas." and "Bash|Write" do; the names are case-sensitive).
 """
 
 from __future__ import annotations
@@ -97,6 +98,6 @@ def matches(matcher: str | None, value: str) -> bool:
         return True
     assert matcher is not None
     try:
-        return re.search(matcher, value) is not None
+        return re.fullmatch(matcher, value) is not None
     except re.error:
         return False

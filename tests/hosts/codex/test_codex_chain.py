@@ -7,6 +7,8 @@ import json
 import shlex
 from pathlib import Path
 
+import pytest
+
 from inspector.config.model import CommandHookSpec
 from inspector.hosts.codex.chain import CodexHooks
 from inspector.hosts.codex.outcome import CodexOutcome
@@ -87,3 +89,32 @@ def test_a_held_pre_tool_use_edited_by_a_person_reaches_codex_as_allow_with_upda
             "updatedInput": {"command": "ls"},
         }
     }
+
+
+# What codex-cli 0.171.0 did with each matcher on a PreToolUse of its shell tool (Bash): a
+# regular expression that must match the whole tool name.
+SEEN = {
+    "Bash": True,
+    "^Bash$": True,
+    "*": True,
+    "": True,
+    "B.*": True,
+    "Bash|Write": True,
+    "(Bash)": True,
+    "Bas.": True,
+    "Ba": False,
+    "as": False,
+    "bash": False,
+    "exec_command": False,
+    "shell": False,
+}
+
+
+@pytest.mark.parametrize(("matcher", "runs"), SEEN.items())
+def test_a_matcher_picks_hooks_as_codex_did(tmp_path: Path, matcher: str, runs: bool) -> None:
+    hook = CommandHookSpec(
+        name="h", host="codex", event="PreToolUse", command="true", timeout_ms=5000, matcher=matcher
+    )
+    hooks = CodexHooks([hook], Journal(), project_dir=tmp_path, shell=SHELL)
+    payload = example_payload("PreToolUse", str(tmp_path))
+    assert bool(hooks.matching("PreToolUse", payload)) is runs
