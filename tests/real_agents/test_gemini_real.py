@@ -173,3 +173,17 @@ def test_a_before_model_exit_2_ends_the_turn_before_the_model_is_asked(
     assert REASON in run.stdout + run.stderr
     outcome = emulate(gemini_project, scenario_like(PROMPT, [Reply("never")]))
     assert (outcome.status, outcome.reason, outcome.model_requests) == ("model_blocked", REASON, [])
+
+
+def test_a_before_tool_selection_tool_config_reaches_the_model(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log, "tools-only-glob"), ("BeforeToolSelection",))
+    _, api = play(gemini_cli, gemini_project, home, [Reply("Fine.")])
+
+    [request] = api.loop_requests
+    calling = request.body["toolConfig"]["functionCallingConfig"]
+    assert calling == {"mode": "ANY", "allowedFunctionNames": ["glob"]}
+    outcome = emulate(gemini_project, scenario_like(PROMPT, [Reply("Fine.")]))
+    assert outcome.tool_configs == [{"mode": "ANY", "allowedFunctionNames": ["glob"]}]

@@ -15,7 +15,8 @@ On BeforeTool for a command containing `rm -rf` it answers with ANSWER:
 With ANSWER `model-rewrite` it answers every BeforeModel instead with a `llm_request` whose one
 message is MODEL_PROMPT, and with `retry` it denies the first AfterAgent (stop_hook_active false)
 with RETRY as the reason; `after-deny` and `after-context` answer every AfterTool (a deny with
-the reason; additionalContext CONTEXT), and `model-block` refuses every BeforeModel by exit 2.
+the reason; additionalContext CONTEXT), `model-block` refuses every BeforeModel by exit 2, and
+`tools-only-glob` answers every BeforeToolSelection with toolConfig mode ANY and glob alone.
 Otherwise it says nothing and exits 0.
 """
 
@@ -52,6 +53,10 @@ def main() -> int:
         specific = {"hookEventName": "AfterTool", "additionalContext": CONTEXT}
         after = {"decision": "deny", "reason": REASON} if answer == "after-deny" else {}
         print(json.dumps(after or {"hookSpecificOutput": specific}))
+        return 0
+    if name == "BeforeToolSelection" and answer == "tools-only-glob":
+        config = {"mode": "ANY", "allowedFunctionNames": ["glob"]}
+        print(json.dumps({"hookSpecificOutput": {"toolConfig": config}}))
         return 0
     if name == "BeforeModel" and answer == "model-block":
         print(REASON, file=sys.stderr)
