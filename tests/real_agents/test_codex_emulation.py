@@ -116,3 +116,21 @@ def test_what_the_model_reads_of_post_tool_use_and_stop_blocks_and_of_context(
     assert outcome.stop_reasons[0] == stop_words
     if gaps.differs(codex_cli.version, gaps.STOP_CAP):
         assert len(outcome.stop_reasons) == STOP_BLOCKS
+
+
+def test_plain_stdout_of_session_start_and_user_prompt_submit_is_context_as_in_codex(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    said = {"SessionStart": "the repo is frozen", "UserPromptSubmit": "ask before deleting"}
+    hooks = {
+        event: [{"hooks": [{"type": "command", "command": f"cat > /dev/null; echo {text!r}"}]}]
+        for event, text in said.items()
+    }
+    (codex_project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    script = [Reply("Done.")]
+    with FakeResponses(script) as api:
+        codex_cli.run(codex_project, PROMPT, api_url=api.url, home=home, bypass_hook_trust=True)
+    real = [text for text in api.texts(0, "developer") if text in said.values()]
+
+    outcome = asyncio.run(emulate(codex_project, scenario_like(PROMPT, script)))
+    assert outcome.context == real == list(said.values())

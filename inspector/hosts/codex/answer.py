@@ -1,8 +1,9 @@
 """What Codex takes from one command hook run (codex-cli 0.171.0, hooks/src/engine/output_parser.rs
 and events/*.rs): a timeout or a failed start fails the run; exit 2 blocks with stderr as the
 reason on the events that can block (no stderr: the run fails); any other non-zero exit fails it;
-exit 0 with stdout that parses into the event's answer is read, plain text is ignored, and text
-that starts like JSON but does not parse fails the run. A failed run decides nothing."""
+exit 0 with stdout that parses into the event's answer is read, plain text is context for the
+model on SessionStart and UserPromptSubmit and ignored elsewhere, and text that starts like JSON
+but does not parse fails the run. A failed run decides nothing."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from inspector.hosts.codex.events import (
     PERMISSION_REQUEST,
     POST_TOOL_USE,
     PRE_TOOL_USE,
+    SESSION_START,
     SUBAGENT_STOP,
     USER_PROMPT_SUBMIT,
 )
@@ -41,7 +43,9 @@ EXIT_2_BLOCKS = {
     STOP_EVENT: "a continuation prompt",
     SUBAGENT_STOP: "a continuation prompt",
 }
-_NO_CONTINUE = (PRE_TOOL_USE, PERMISSION_REQUEST)  # continue/stopReason/suppressOutput refused
+_NO_CONTINUE = (PRE_TOOL_USE, PERMISSION_REQUEST)
+# Events whose plain (not JSON) stdout reaches the model as context, as additionalContext does.
+PLAIN_IS_CONTEXT = (SESSION_START, USER_PROMPT_SUBMIT)  # continue/stopReason/suppressOutput refused
 _JSON_NAMES = {
     PRE_TOOL_USE: "pre-tool-use",
     POST_TOOL_USE: "post-tool-use",
@@ -95,6 +99,8 @@ def _read(event: str, run: CommandRun) -> CodexAnswer:
             noise = tuple(stdout_noise(text, login_shell=True))
             why = f"hook returned invalid {_JSON_NAMES.get(event, event)} JSON output"
             return CodexAnswer(ERROR, why, findings=(finding("codex-invalid-json", why), *noise))
+        if event in PLAIN_IS_CONTEXT:
+            return CodexAnswer(CONTINUE, context=text)
         return CodexAnswer(CONTINUE, findings=(finding("codex-plain-stdout", text[:80]),))
     return _read_json(event, parsed)
 

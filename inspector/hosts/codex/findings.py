@@ -43,7 +43,8 @@ CODES: dict[str, CodeInfo] = {
     "codex-plain-stdout": CodeInfo(
         "info",
         "plain text on stdout",
-        "Codex ignores stdout that is not JSON on this event.",
+        "Codex ignores stdout that is not JSON on this event (on SessionStart and "
+        "UserPromptSubmit it would be context for the model).",
     ),
     # the config
     "codex-unknown-event": CodeInfo(
