@@ -1,0 +1,71 @@
+"""The span plan of records a run rarely makes: a person's answer to an approval, a session that
+runs for days (quiet turns are sent without waiting for its end), a stage no hook listens to."""
+
+from __future__ import annotations
+
+from inspector.journal.journal import Journal
+from inspector.journal.records import STATUS_OK, STATUS_PENDING, Decision, Event, Exchange
+from inspector.otel.plan import PlannedSpan
+from inspector.otel.planner import SpanPlanner
+
+
+def _planned(journal: Journal, planner: SpanPlanner) -> list[PlannedSpan]:
+    """What `planner` plans from the journal's records as they come, as --otlp gets them."""
+    spans: list[PlannedSpan] = []
+    journal.subscribe(lambda record, new: spans.extend(planner.take(record, new)))
+    return spans
+
+
+def test_a_persons_answer_says_human_and_how_long_the_call_waited() -> None:
+    journal, planner = Journal(), SpanPlanner()
+    spans = _planned(journal, planner)
+    call = journal.append(
+        Exchange(
+            ts=100.0, hook="ask_me", method="hook.approve_tool", turn="t", status=STATUS_PENDING
+        )
+    )
+    journal.amend(call, status=STATUS_OK, duration_ms=4200.0, action="approved")
+    chain = [{"hook": "ask_me", "action": "approved", "exchange": call.seq}]
+    journal.append(
+        Decision(
+            ts=104.2, stage="approve_tool", verdict="allow_once", by="human", turn="t", chain=chain
+        )
+    )
+    assert spans == []  # the stage's own decision is still to come
+    journal.append(
+        Decision(ts=104.2, stage="approve_tool", verdict="approved", turn="t", chain=chain)
+    )
+    stage, exchange = spans
+    assert exchange.attributes["hook_inspector.approval.by"] == "human"
+    assert exchange.attributes["hook_inspector.approval.wait_ms"] == 4200.0
+    assert stage.attributes["hook_inspector.approval.by"] == "human"
+    assert stage.attributes["hook_inspector.approval.wait_ms"] == 4200.0
+
+
+def test_a_quiet_turn_is_sent_without_waiting_for_the_session_to_end() -> None:
+    journal, planner = Journal(), SpanPlanner(idle_s=30)
+    spans = _planned(journal, planner)
+    journal.append(
+        Exchange(ts=100.0, hook="h", method="hook.before_tool", turn="t1", status=STATUS_OK)
+    )
+    journal.append(Event(ts=100.5, kind="agent.turn.end", payload={"scope": {"turn_id": "t1"}}))
+    assert spans == []  # a stage waits for its decision, an event for its delivery
+    journal.append(
+        Exchange(ts=200.0, hook="h", method="hook.before_tool", turn="t2", status=STATUS_OK)
+    )
+    names = sorted(span.name for span in spans)
+    assert names == ["agent.turn.end", "before_tool", "h hook.before_tool", "turn t1"]
+    assert [span.name for span in planner.finish()] == [
+        "before_tool",
+        "h hook.before_tool",
+        "turn t2",
+    ]
+
+
+def test_a_decision_with_no_hook_call_is_a_stage_of_its_own() -> None:
+    journal, planner = Journal(), SpanPlanner()
+    spans = _planned(journal, planner)
+    journal.append(Decision(ts=5.0, stage="permission", verdict="allow", turn="t", tool="Bash"))
+    (stage,) = spans
+    assert stage.name == "permission Bash" and stage.parent == "turn:t"
+    assert stage.start == stage.end == 5.0
