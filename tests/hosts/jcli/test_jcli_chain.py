@@ -1,5 +1,7 @@
-"""j-cli's hook chain with real scripts through the real shell: every row of the exit, timeout,
-retry and on_error table, the merge rules, filters, budget, env and findings."""
+"""j-cli's hook chain: every row of the exit, timeout, retry and on_error table, the merge rules,
+filters, budget, env and findings. What a run is (exit codes, signals, timeouts, the shell, env,
+PATH, stdin) runs real scripts through the real shell; the chain's own rules (retries, on_error,
+merges, stop and skip, filters, levels) run in-memory hooks (tests/support/memory_command_hook)."""
 
 from __future__ import annotations
 
@@ -26,19 +28,37 @@ from tests.support.jcli import (
     sh,
     spec,
 )
+from tests.support.memory_command_hook import Answer, jcli_in_memory
 from tests.support.waiting import wait_for
 
 TOOL_CONTEXT = {"tool_name": "Bash", "tool_arguments": '{"command":"ls"}', "session_id": "s1"}
+
+
+def memory(name: str) -> str:
+    """The command of a hook that answers from fire's in_memory: its own, as j-cli's metrics
+    share counters between hooks with one command."""
+    return f"in memory: {name}"
+
+
+def answers(stdout: str | dict[str, Any]) -> list[Answer]:
+    """A run exiting 0 with `stdout`, on every call."""
+    return [{"stdout": stdout}]
+
+
+FAILS: list[Answer] = [{"exit": 1, "stderr": "boom"}]
 
 
 async def fire(
     *specs: CommandHookSpec,
     context: dict[str, Any] | None = None,
     event: str = "pre_tool_execution",
+    in_memory: dict[str, list[Answer]] | None = None,
     **options: Any,
 ) -> tuple[ChainResult, Journal, JcliChain]:
+    """One event through the chain of `specs`; the hooks named in `in_memory` answer from there."""
     journal = Journal()
     chain = JcliChain(specs, journal, **options)
+    jcli_in_memory(chain, in_memory or {})
     result = await chain.fire(event, dict(context or TOOL_CONTEXT), source="test", turn="t1")
     return result, journal, chain
 
@@ -139,13 +159,14 @@ async def test_a_shell_that_cannot_start_is_a_failure() -> None:
 
 
 @pytest.mark.parametrize("on_error", ["stop", "abort"])
-async def test_retries_exhausted_with_stop_ends_the_chain(tmp_path: Path, on_error: str) -> None:
+async def test_retries_exhausted_with_stop_ends_the_chain(on_error: str) -> None:
     hooks = (
-        spec("merge", reply({"user_input": "changed"})),
-        spec("flaky", sh("flaky.sh", tmp_path / "n", 99, "{}"), retry=2, on_error=on_error),
-        spec("after", reply("{}")),
+        spec("merge", memory("merge")),
+        spec("flaky", memory("flaky"), retry=2, on_error=on_error),
+        spec("after", memory("after")),
     )
-    result, journal, chain = await fire(*hooks)
+    script = {"merge": answers({"user_input": "changed"}), "flaky": FAILS, "after": answers("{}")}
+    result, journal, chain = await fire(*hooks, in_memory=script)
     labels = [x.action for x in exchanges(journal)]
     assert labels == [
         "merged: user_input",
@@ -161,20 +182,25 @@ async def test_retries_exhausted_with_stop_ends_the_chain(tmp_path: Path, on_err
     assert "after" not in [step["hook"] for step in decision.chain]
 
 
-async def test_retries_exhausted_with_skip_keeps_earlier_merges(tmp_path: Path) -> None:
+async def test_retries_exhausted_with_skip_keeps_earlier_merges() -> None:
     hooks = (
-        spec("merge", reply({"tool_result": "r"})),
-        spec("flaky", sh("flaky.sh", tmp_path / "n", 99, "{}"), retry=1),
-        spec("after", reply({"tool_error": "e"})),
+        spec("merge", memory("merge")),
+        spec("flaky", memory("flaky"), retry=1),
+        spec("after", memory("after")),
     )
-    result, journal, _ = await fire(*hooks)
+    script = {
+        "merge": answers({"tool_result": "r"}),
+        "flaky": FAILS,
+        "after": answers({"tool_error": "e"}),
+    }
+    result, journal, _ = await fire(*hooks, in_memory=script)
     assert result.result == {"tool_result": "r", "tool_error": "e"}
     assert exchanges(journal)[2].action == "failed → skip"
 
 
-async def test_a_retry_that_succeeds_is_a_success(tmp_path: Path) -> None:
-    hook = spec("flaky", sh("flaky.sh", tmp_path / "n", 1, '{"tool_result": "ok"}'), retry=3)
-    result, journal, chain = await fire(hook)
+async def test_a_retry_that_succeeds_is_a_success() -> None:
+    script = {"flaky": [*FAILS, {"stdout": {"tool_result": "ok"}}]}
+    result, journal, chain = await fire(spec("flaky", memory("flaky"), retry=3), in_memory=script)
     assert [x.action for x in exchanges(journal)] == [
         "failed → retry 1/3",
         "merged: tool_result (retry 1/3)",
@@ -220,8 +246,7 @@ async def test_budget_spent_before_a_retry_counts_as_a_failure(tmp_path: Path) -
 # ---- merge rules ---------------------------------------------------------------------------
 
 
-async def test_what_later_hooks_see_and_what_only_the_result_keeps(tmp_path: Path) -> None:
-    log = tmp_path / "seen.jsonl"
+async def test_what_later_hooks_see_and_what_only_the_result_keeps() -> None:
     first = {
         "tool_arguments": '{"command":"pwd"}',
         "tool_error": "rewritten",
@@ -234,13 +259,13 @@ async def test_what_later_hooks_see_and_what_only_the_result_keeps(tmp_path: Pat
         "additional_context": "second",
     }
     context = {**TOOL_CONTEXT, "tool_error": "original"}
-    result, _, _ = await fire(
-        spec("one", reply(first)), spec("two", record(log, second)), context=context
-    )
-    (seen,) = recorded(log)
-    assert seen["context"]["tool_arguments"] == '{"command":"pwd"}'  # written into the context
-    assert seen["context"]["tool_error"] == "original"  # tool_error is not
-    assert "inject_messages" not in seen["context"]
+    chain = JcliChain((spec("one", memory("one")), spec("two", memory("two"))), Journal())
+    ran = jcli_in_memory(chain, {"one": answers(first), "two": answers(second)})
+    result = await chain.fire("pre_tool_execution", context, source="test", turn="t1")
+    seen = ran[1].context
+    assert seen["tool_arguments"] == '{"command":"pwd"}'  # written into the context
+    assert seen["tool_error"] == "original"  # tool_error is not
+    assert "inject_messages" not in seen
     assert result.result == {
         "tool_arguments": '{"command":"pwd"}',
         "tool_error": "rewritten",
@@ -255,13 +280,18 @@ async def test_what_later_hooks_see_and_what_only_the_result_keeps(tmp_path: Pat
 
 async def test_stop_keeps_only_its_feedback_and_message() -> None:
     stop = {"action": "stop", "retry_feedback": "fix it", "assistant_output": "lost"}
-    hooks = (
-        spec("edit", reply({"assistant_output": "edited"}), event="post_llm_response"),
-        spec("judge", reply(stop), event="post_llm_response"),
-        spec("after", reply("{}"), event="post_llm_response"),
-    )
+    hooks = [
+        spec(name, memory(name), event="post_llm_response") for name in ("edit", "judge", "after")
+    ]
+    script = {
+        "edit": answers({"assistant_output": "edited"}),
+        "judge": answers(stop),
+        "after": answers("{}"),
+    }
     context = {"assistant_output": "hi", "model": "m"}
-    result, journal, _ = await fire(*hooks, context=context, event="post_llm_response")
+    result, journal, _ = await fire(
+        *hooks, context=context, event="post_llm_response", in_memory=script
+    )
     assert result.result == {"action": "stop", "retry_feedback": "fix it"}
     assert result.by == "judge" and result.deciding_run is not None
     judge = exchanges(journal)[1]
@@ -273,8 +303,9 @@ async def test_stop_keeps_only_its_feedback_and_message() -> None:
 
 
 async def test_skip_ends_the_chain() -> None:
+    script = {"guard": answers({"action": "skip"}), "after": answers("{}")}
     result, journal, _ = await fire(
-        spec("guard", reply({"action": "skip"})), spec("after", reply("{}"))
+        spec("guard", memory("guard")), spec("after", memory("after")), in_memory=script
     )
     assert result.action == "skip" and result.by == "guard"
     assert [x.hook for x in exchanges(journal)] == ["guard"]
@@ -300,18 +331,23 @@ async def test_no_hooks_for_the_event_is_none_and_no_decision() -> None:
     ],
 )
 async def test_tool_filters(filters: dict[str, str], runs: bool) -> None:
-    _, journal, chain = await fire(spec("a", reply("{}"), **filters))
+    _, journal, chain = await fire(
+        spec("a", memory("a"), **filters), in_memory={"a": answers("{}")}
+    )
     assert len(exchanges(journal)) == int(runs)
     assert chain.metrics["a"].skipped == int(not runs)
 
 
 async def test_model_prefix_is_a_case_sensitive_prefix() -> None:
     hooks = (
-        spec("gpt", reply("{}"), event="pre_llm_request", model_prefix="gpt-4"),
-        spec("GPT", reply("{}"), event="pre_llm_request", model_prefix="GPT"),
+        spec("gpt", memory("gpt"), event="pre_llm_request", model_prefix="gpt-4"),
+        spec("GPT", memory("GPT"), event="pre_llm_request", model_prefix="GPT"),
     )
     context = {"model": "gpt-4o", "messages": []}
-    _, journal, chain = await fire(*hooks, context=context, event="pre_llm_request")
+    script = {"gpt": answers("{}"), "GPT": answers("{}")}
+    _, journal, chain = await fire(
+        *hooks, context=context, event="pre_llm_request", in_memory=script
+    )
     assert [x.hook for x in exchanges(journal)] == ["gpt"]
     assert chain.metrics["GPT"].skipped == 1
 
@@ -335,12 +371,13 @@ async def test_a_disabled_hook_is_counted_skipped() -> None:
 
 async def test_levels_run_builtin_user_project_session_then_by_priority() -> None:
     hooks = (
-        spec("session", reply("{}"), level="session"),
-        spec("project-2", reply("{}"), level="project", priority=2),
-        spec("project-1", reply("{}"), level="project", priority=1),
-        spec("user", reply("{}"), level="user", priority=9),
+        spec("session", memory("session"), level="session"),
+        spec("project-2", memory("project-2"), level="project", priority=2),
+        spec("project-1", memory("project-1"), level="project", priority=1),
+        spec("user", memory("user"), level="user", priority=9),
     )
-    _, journal, _ = await fire(*hooks)
+    script = {hook.name: answers("{}") for hook in hooks}
+    _, journal, _ = await fire(*hooks, in_memory=script)
     assert [x.hook for x in exchanges(journal)] == ["user", "project-1", "project-2", "session"]
 
 
