@@ -35,7 +35,8 @@ def test_a_host_nothing_like_any_is_refused_with_the_hosts_install_knows(
 ) -> None:
     assert main(["uninstall", "copilot"]) == 2
     expected = "; expected one of claude, codex, gemini, jcli, openclaw"
-    assert capsys.readouterr().err == f'hook-inspector: host: no host is named "copilot"{expected}\n'
+    said = capsys.readouterr().err
+    assert said == f'hook-inspector: host: no host is named "copilot"{expected}\n'
 
 
 @pytest.mark.parametrize("command", ["install", "uninstall"])
