@@ -81,6 +81,7 @@ class Scenario:
     file: str = ""
     claude_code: str | None = None  # the Claude Code release a Claude Code session plays
     permission_mode: str | None = None  # Claude Code: its --permission-mode for the session
+    allowed_tools: tuple[str, ...] = ()  # Claude Code: its --allowedTools (permission rules)
 
     def model_for(self, turn: Turn) -> str:
         return turn.model or self.model
@@ -151,6 +152,9 @@ class _Reader:
             raise ConfigError(self.file, "the scenario is empty", line=1)
         fields = self.mapping(root, None, _SCENARIO_KEYS)
         texts = {name: self.optional_str(fields, name, None) for name in _SCENARIO_TEXTS}
+        allowed: list[str] = []
+        if "allowed_tools" in fields:
+            allowed = self.items(fields["allowed_tools"], "allowed_tools", self.text)
         tools = None
         if "tools" in fields:
             tools = tuple(self.items(fields["tools"], "tools", self.tool))
@@ -171,6 +175,7 @@ class _Reader:
             file=self.file,
             claude_code=texts["claude_code"],
             permission_mode=texts["permission_mode"],
+            allowed_tools=tuple(allowed),
         )
 
     def turn(self, node: Node, key: str) -> Turn:
@@ -270,6 +275,12 @@ class _Reader:
             raise self.error(node, key, "must be a list")
         return [read(item, f"{key}[{index}]") for index, item in enumerate(node.value)]
 
+    def text(self, node: Node, key: str) -> str:
+        """A list item that must be a string."""
+        if not (isinstance(node, ScalarNode) and node.tag == _STR_TAG):
+            raise self.error(node, key, "must be a string")
+        return node.value
+
     def required_str(self, fields: dict[str, tuple[Node, Node]], name: str, key: str | None) -> str:
         node = fields[name][1]
         if not (isinstance(node, ScalarNode) and node.tag == _STR_TAG):
@@ -325,7 +336,7 @@ _SCENARIO_TEXTS = (
     "claude_code",
     "permission_mode",
 )
-_SCENARIO_KEYS = frozenset({*_SCENARIO_TEXTS, "tools", "turns"})
+_SCENARIO_KEYS = frozenset({*_SCENARIO_TEXTS, "tools", "turns", "allowed_tools"})
 _TURN_KEYS = frozenset({"user", "model", "rounds"})
 _ROUND_KEYS = frozenset({"content", "tool_calls"})
 _CALL_KEYS = frozenset({"tool", "arguments", "result", "error"})

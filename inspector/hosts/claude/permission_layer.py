@@ -102,10 +102,15 @@ class PermissionLayer:
         self._mode = mode
         self._settings: dict[str, PermissionSettings] = {}  # by release
 
-    def with_mode(self, mode: str) -> PermissionLayer:
-        """This layer under `--permission-mode` `mode` (one of MODES)."""
+    def for_run(self, mode: str | None, allowed: Iterable[str]) -> PermissionLayer:
+        """This layer under `--permission-mode` `mode` (one of MODES; None: as it is) with the
+        `--allowedTools` rules `allowed` added."""
         return PermissionLayer(
-            self.files, self.project, mode=mode, cli_allowed=self.cli_allowed, home=self.home
+            self.files,
+            self.project,
+            mode=mode or self._mode,
+            cli_allowed=(*self.cli_allowed, *allowed),
+            home=self.home,
         )
 
     def settings(self, version: ClaudeVersion) -> PermissionSettings:

@@ -416,13 +416,16 @@ class _Play:
 
 def _layer_for(scenario: Scenario, layer: PermissionLayer | None) -> PermissionLayer | None:
     """The session's permission layer in the mode the scenario names (`permission_mode`, as
-    `claude -p --permission-mode`); ConfigError for a mode Claude Code does not know."""
+    `claude -p --permission-mode`) with its `allowed_tools` (as `--allowedTools`); ConfigError
+    for a mode Claude Code does not know."""
     mode = scenario.permission_mode
     if mode is not None and mode not in MODES:
         known = ", ".join(MODES)
         message = f"{mode!r} is not a Claude Code permission mode (it knows {known})"
         raise ConfigError(scenario.file, message, key="permission_mode")
-    return layer.with_mode(mode) if mode is not None and layer is not None else layer
+    if layer is None or (mode is None and not scenario.allowed_tools):
+        return layer
+    return layer.for_run(mode, scenario.allowed_tools)
 
 
 def _denial_beside_stop(outcome: EventOutcome) -> EventOutcome | None:

@@ -281,3 +281,24 @@ async def test_a_scenario_naming_an_unknown_mode_is_refused_at_its_key(project: 
     with pytest.raises(ConfigError) as refused:
         await claude.turn_runner().run(parse_scenario(text))
     assert refused.value.key == "permission_mode" and "acceptEdits" in refused.value.message
+
+
+async def test_a_scenarios_allowed_tools_are_rules_as_claude_p_allowed_tools_gives_them(
+    project: Path,
+) -> None:
+    text = (
+        'session: s\nallowed_tools: ["Bash(python3:*)"]\nturns:\n  - user: go\n    rounds:\n'
+        "      - content: on it\n        tool_calls:\n"
+        "          - {tool: Bash, arguments: {command: \"python3 -c 'print(1)'\"}}\n"
+        '          - {tool: Bash, arguments: {command: "node -e 1"}}\n'
+        "      - content: done\n"
+    )
+    approvals = Approvals()
+    approvals.unattended = True
+    journal = Journal()
+    claude = ClaudeHooks(
+        (), journal, approvals, project_dir=project, permissions=PermissionLayer((), project)
+    )
+    [outcome] = await claude.turn_runner().run(parse_scenario(text))
+    assert [use.ran for use in outcome.tool_uses] == [True, False]
+    assert layer_decisions(journal)[0] == ("allow", "rule Bash(python3:*) (allow, --allowedTools)")
