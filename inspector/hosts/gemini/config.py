@@ -21,15 +21,15 @@ Warnings are ConfigWarnings: file, line, key, a Gemini finding, and the hook the
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from inspector.config.checks import SCRIPT_SUFFIXES, did_you_mean
+from inspector.config.checks import did_you_mean
 from inspector.config.document import Document, KeyPath, format_key
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, field, want_bool, want_map, want_str, want_str_list
 from inspector.config.files import read_config_text
+from inspector.config.hook_names import HookNames, command_label, unknown_keys
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
 from inspector.config.warning import ConfigWarning
@@ -105,7 +105,7 @@ class _Reader:
         self.warnings: list[ConfigWarning] = []
         self.enabled = True
         self._disabled: set[str] = set()
-        self._names: set[str] = set()
+        self._names = HookNames()
         self._declared: dict[str, str] = {}  # each spec's own `name`, if the handler has one
 
     def read(self, doc: Document, level: str) -> None:
@@ -183,8 +183,8 @@ class _Reader:
         field(doc, path, entry, "description", want_str, "")
         timeout = field(doc, path, entry, "timeout", _want_ms, DEFAULT_TIMEOUT_MS)
         env = field(doc, path, entry, "env", _want_env, ())
-        label = declared or (_label(command) if command else kind or "hook")
-        name = self._name(where.event, label)
+        label = declared or (command_label(command) if command else kind or "hook")
+        name = self._names.name(where.event, label)
         self._unknown_keys(doc, path, entry, _HANDLER_KEYS, name)
         if kind not in _HANDLER_TYPES or (kind == "command" and not command.strip()):
             why = f"type {kind!r}" if kind not in _HANDLER_TYPES else "no command"
@@ -210,15 +210,6 @@ class _Reader:
         self.specs.append(spec)
         self._declared[name] = declared
 
-    def _name(self, event: str, label: str) -> str:
-        name = base = f"{event}:{label}"
-        count = 1
-        while name in self._names:
-            count += 1
-            name = f"{base}#{count}"
-        self._names.add(name)
-        return name
-
     def _unknown_keys(
         self,
         doc: Document,
@@ -227,10 +218,10 @@ class _Reader:
         known: frozenset[str],
         hook: str | None,
     ) -> None:
-        for key in entry:
-            if key not in known:
-                message = f"{key}: ignored{did_you_mean(key, known)}"
-                self.warn(doc, (*path, key), "gemini-unknown-setting", message, hook)
+        def warn(where: KeyPath, message: str, hook: str | None) -> None:
+            self.warn(doc, where, "gemini-unknown-setting", message, hook)
+
+        unknown_keys(path, entry, known, hook, warn)
 
     def warn(
         self, doc: Document, path: KeyPath, code: str, message: str, hook: str | None = None
@@ -251,15 +242,3 @@ def _want_ms(doc: Document, path: KeyPath, value: object) -> int:
 def _want_env(doc: Document, path: KeyPath, value: object) -> tuple[tuple[str, str], ...]:
     entries = want_map(doc, path, value)
     return tuple((key, want_str(doc, (*path, key), item)) for key, item in entries.items())
-
-
-def _label(command: str) -> str:
-    """The script a command runs, else its first word: `python3 "$D/guard.py"` -> guard.py."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    for word in words:
-        if Path(word).suffix in SCRIPT_SUFFIXES:
-            return Path(word).name
-    return Path(words[0]).name or words[0]
