@@ -118,10 +118,12 @@ class GeminiHooks:
         BeforeTool the hooks answered `ask` goes to the inspector's approval prompt when someone
         is there (allow, deny, or for a live Gemini CLI its own dialog); `ask_by`
         (time.monotonic()) cuts the prompt short for a live agent's hook deadline."""
+        edited = None
         if not live:
             entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
             if entered is None:
                 return EventOutcome(event, payload)
+            edited = _edited_tool_input(event, payload, entered)
             payload = entered
         first: dict[tuple[str, str], CommandHook] = {}
         duplicates = []
@@ -148,6 +150,8 @@ class GeminiHooks:
         outputs = [run.answer.output for run in runs if run.answer.output is not None]
         merged = merge(event, outputs)
         outcome = EventOutcome(event, payload, tuple(runs), merged, tuple(duplicates))
+        if edited is not None and outcome.tool_input is None:
+            outcome = with_tool_input(outcome, edited)  # the call runs as the person edited it
         if outcome.asks and not self.approvals.unattended:
             outcome = await self._ask(outcome, turn, ask_by, live)
         if runs:
@@ -277,6 +281,25 @@ class GeminiHooks:
                 chain=chain,
             )
         )
+
+
+def _edited_tool_input(event: str, sent: JSONObject, entered: JSONObject) -> JSONObject | None:
+    """A BeforeTool's tool_input as a person changed it at the entry, else None."""
+    edited = entered.get("tool_input")
+    if event != BEFORE_TOOL or edited == sent.get("tool_input") or not isinstance(edited, dict):
+        return None
+    return edited
+
+
+def with_tool_input(outcome: EventOutcome, tool_input: JSONObject) -> EventOutcome:
+    """`outcome` answering `tool_input` as the arguments the call runs with."""
+    merged = dict(outcome.merged or {})
+    specific = merged.get("hookSpecificOutput")
+    merged["hookSpecificOutput"] = {
+        **(specific if isinstance(specific, dict) else {}),
+        "tool_input": tool_input,
+    }
+    return replace(outcome, merged=merged)
 
 
 def hook_key(spec: CommandHookSpec) -> tuple[str, str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from inspector.hosts.gemini.chain import with_tool_input
 from inspector.hosts.gemini.events import BEFORE_TOOL
 from inspector.hosts.gemini.outcome import EventOutcome
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
@@ -28,11 +29,9 @@ def edited_input(relayed: Relayed) -> JSONObject | None:
 
 
 def gemini_output(outcome: EventOutcome, edited: JSONObject | None = None) -> HookOutput:
-    output = dict(outcome.merged or {})
     if edited is not None and not (outcome.blocked or outcome.stopped):
-        specific = output.get("hookSpecificOutput")
-        specific = dict(specific) if isinstance(specific, dict) else {}
-        output["hookSpecificOutput"] = {**specific, "tool_input": edited}
+        outcome = with_tool_input(outcome, edited)
+    output = outcome.merged or {}
     if not output:
         return ABSENT
     compact = json.dumps(output, separators=(",", ":"), ensure_ascii=False)

@@ -4,13 +4,15 @@ variables replaced in a command, with real scripts."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from inspector.config.model import CommandHookSpec
+from inspector.config.model import CommandHookSpec, Config
+from inspector.engine import Engine
 from inspector.hooks.approvals import Approvals, Verdict
 from inspector.hosts.gemini.chain import GeminiHooks
 from inspector.hosts.gemini.outcome import EventOutcome
@@ -18,6 +20,7 @@ from inspector.hosts.gemini.templates import example_payload
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange
 from tests.support.claude import answer_prompts, reply
+from tests.support.waiting import wait_for
 
 REASON = "rm -rf is not allowed"
 
@@ -221,3 +224,18 @@ async def test_one_hook_repeated_runs_once(tmp_path: Path) -> None:
         tmp_path, spec(command, name="BeforeTool:g"), spec(command, name="BeforeTool:g#2")
     )
     assert len(runs) == 1 and outcome.duplicates == (("BeforeTool:g#2", "BeforeTool:g"),)
+
+
+async def test_a_before_tool_edited_at_its_entry_is_the_call_that_runs(tmp_path: Path) -> None:
+    log = tmp_path / "stdin.json"
+    hook = spec(f"cat > {log}", name="BeforeTool:record")
+    context = example_payload("BeforeTool", str(tmp_path))
+    async with Engine(Config(hooks=(hook,), host="gemini", workdir=tmp_path)) as engine:
+        engine.set_intercept("method:BeforeTool")
+        task = asyncio.create_task(engine.send_through_pipeline("BeforeTool", context))
+        await wait_for(lambda: len(engine.held) == 1)
+        edited = {**context, "tool_input": {"command": "echo safe"}}
+        assert engine.forward(engine.held[0].seq, edited)
+        outcome = await task
+    assert json.loads(log.read_text()) == edited
+    assert outcome.tool_input == {"command": "echo safe"}  # the tool runs the edited call
