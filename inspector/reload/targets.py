@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shlex
 from pathlib import Path
 
 from inspector.config.model import CommandHookSpec, Config, HookSpec
 
+_PROJECT_DIR = re.compile(r"\$\{?([A-Z][A-Z0-9_]*_PROJECT_DIR)\}?")
 SCRIPT_SUFFIXES = frozenset({".py", ".js", ".mjs", ".ts", ".sh", ".rb", ".pl", ".php", ".lua"})
 
 
@@ -58,7 +60,9 @@ def command_files(spec: CommandHookSpec, workdir: Path | None) -> list[Path]:
     except ValueError:
         return []
     bases = [Path(base) for base in (spec.dir, workdir) if base]
-    env = {"JCLI_HOOK_DIR": spec.dir or "", "CLAUDE_PROJECT_DIR": str(workdir or "")}
+    env = {"JCLI_HOOK_DIR": spec.dir or ""}
+    # every host's project folder variable (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, ...)
+    env |= {name: str(workdir or "") for name in _PROJECT_DIR.findall(spec.command)}
     found = []
     for word in words:
         expanded = Path(os.path.expandvars(_expand(word, env)))
