@@ -26,6 +26,8 @@ class LiveSpans:
         # (the UI owns the terminal), and at the end, close()'s line says it
         self.warn = warn
         self._closing = False
+        self.unplanned = 0  # records a fault in planning left out
+        self._fault = ""
         self.planner = SpanPlanner(bodies=options.bodies)
         self.spans = SdkSpans()
         self._reason = quiet_sdk_log()
@@ -50,13 +52,19 @@ class LiveSpans:
             for count, what in (
                 (queue.failed + queue.unsent, f"not taken by the collector{self._why()}"),
                 (queue.dropped, f"dropped (the queue of {queue.max_queue:,} was full)"),
+                (self.unplanned, f"record(s) not made into spans ({self._fault})"),
             )
             if count
         ]
         return "; ".join([sent, *lost])
 
     def _take(self, record: Record, new: bool) -> None:
-        self._put(self.planner.take(record, new))
+        # Called on the hook's path, inside Journal.append: a fault here must not fail the call.
+        try:
+            self._put(self.planner.take(record, new))
+        except Exception as error:
+            self.unplanned += 1
+            self._fault = self._fault or f"{type(error).__name__}: {error}"
 
     def _put(self, planned: list[PlannedSpan]) -> None:
         for span in planned:

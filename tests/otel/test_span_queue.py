@@ -63,3 +63,13 @@ def test_live_spans_say_what_was_dropped(monkeypatch) -> None:
     said = spans.close()
     assert "dropped (the queue of 3 was full)" in said
     assert said.startswith("0 span(s) sent to http://127.0.0.1:9/v1/traces")
+
+
+def test_a_fault_in_planning_leaves_the_hook_call_alone_and_is_said() -> None:
+    spans = LiveSpans(OtlpOptions("http://127.0.0.1:9/v1/traces"), warn=None)
+    journal = Journal()
+    spans.attach(journal)
+    strange = Exchange(hook="h", method="hook.hello", status=STATUS_OK, duration_ms="slow")  # type: ignore[arg-type]
+    assert journal.append(strange) is strange  # the append (the hook's call) goes on
+    said = spans.close()
+    assert "1 record(s) not made into spans (TypeError: " in said
