@@ -61,7 +61,7 @@ def command_files(spec: CommandHookSpec, workdir: Path | None) -> list[Path]:
         return []
     bases = [Path(base) for base in (spec.dir, workdir) if base]
     env = {"JCLI_HOOK_DIR": spec.dir or ""}
-    # every host's project folder variable (CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, ...)
+    # every host's project folder variable: CLAUDE_PROJECT_DIR and its kind
     env |= {name: str(workdir or "") for name in _PROJECT_DIR.findall(spec.command)}
     found = []
     for word in words:
