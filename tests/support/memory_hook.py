@@ -107,7 +107,8 @@ class MemoryHook:
                 exchange, started, STATUS_TIMEOUT, f"no answer within {timeout_ms} ms"
             )
         if "exit" in behaviour:
-            reason = f"the hook exited with status {behaviour['exit']} before answering"
+            code = behaviour["exit"]  # in the words of ProcessHook
+            reason = "process exited" if code == 0 else f"exit status {code}"
             return self._finish(exchange, started, STATUS_EXITED, reason)
         body = reply_body(method, params, behaviour)
         answer = {"jsonrpc": "2.0", "id": rpc_id, **body}
