@@ -33,6 +33,9 @@ IDLE_S = 30.0
 # prompt's timeout (approvals.py); the stage's own Decision follows.
 APPROVERS = ("human", "timeout", "rule:")
 APPROVAL_STAGES = frozenset({"approve_tool"})  # where hooks themselves approve or deny
+# Records planned are remembered (a later change to one must not send it again) for this many
+# seqs back: a serve session left for days keeps a bounded set.
+REMEMBERED = 100_000
 
 
 @dataclass(slots=True)
@@ -62,6 +65,7 @@ class SpanPlanner:
         self._seen: set[int] = set()  # exchanges taken into a stage, events planned
         self._events: dict[int, Event] = {}  # events waiting for their delivery
         self._idle_checked = 0.0
+        self._forgotten_below = 0
 
     def take(self, record: Record, new: bool = False) -> list[PlannedSpan]:
         """The spans `record` completes (often none yet). Give it every record as it is
@@ -78,6 +82,9 @@ class SpanPlanner:
                 self._events.pop(record.seq, None)
                 self._seen.add(record.seq)
                 planned.append(self._event(record))
+        if record.seq - self._forgotten_below >= 2 * REMEMBERED:
+            self._forgotten_below = record.seq - REMEMBERED
+            self._seen = {seq for seq in self._seen if seq >= self._forgotten_below}
         if record.ts - self._idle_checked >= 1.0:
             self._idle_checked = record.ts
             planned += self._idle(record.ts)

@@ -69,3 +69,12 @@ def test_a_decision_with_no_hook_call_is_a_stage_of_its_own() -> None:
     (stage,) = spans
     assert stage.name == "permission Bash" and stage.parent == "turn:t"
     assert stage.start == stage.end == 5.0
+
+
+def test_a_long_session_remembers_a_bounded_number_of_planned_records(monkeypatch) -> None:
+    monkeypatch.setattr("inspector.otel.planner.REMEMBERED", 100)
+    journal, planner = Journal(), SpanPlanner()
+    _planned(journal, planner)
+    for number in range(1_000):
+        journal.append(Exchange(ts=float(number), hook="h", method="hook.hello", status=STATUS_OK))
+    assert len(planner._seen) <= 200
