@@ -119,6 +119,7 @@ class CommandHookSpec:
     condition: str | None = None  # Claude Code: its `if`, a permission rule the call must match
     sequential: bool = False  # its group asks for the event's hooks one after another
     env: tuple[tuple[str, str], ...] = ()  # variables its own settings add to its environment
+    background: bool = False  # the host starts it and goes on without its answer (Codex: async)
 
 
 @dataclass(frozen=True)

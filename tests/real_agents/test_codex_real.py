@@ -14,6 +14,7 @@ from codex_fixtures import codex_cli, codex_project  # noqa: F401 (fixtures used
 from fake_responses import FakeResponses, Reply, exec_command
 from recorded_hooks import read_calls, recorder
 
+from inspector.hosts.codex.config import read_codex
 from inspector.hosts.codex.trust import hook_hash, hook_key
 from inspector.hosts.codex.trust_file import trust
 
@@ -123,3 +124,23 @@ def test_a_hook_trusted_by_install_s_hash_runs_without_the_bypass_flag(
 
     assert [call.event for call in read_calls(log)] == ["PreToolUse"]
     assert api.told("call_1").startswith(f"Command blocked by PreToolUse hook: {REASON}.")
+
+
+def test_a_user_s_hook_is_trusted_by_the_hash_the_reader_gives_it(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    log = codex_project.parent / "hooks.jsonl"
+    handler = {
+        "type": "command",
+        "command": recorder(log),
+        "timeout": 30,
+        "statusMessage": "Logging",
+    }
+    file = codex_project / ".codex" / "hooks.json"
+    file.write_text(json.dumps({"hooks": {"Stop": [{"matcher": "ignored", "hooks": [handler]}]}}))
+    key = hook_key(file, "Stop", 0, 0)  # Stop has no matcher: Codex hashes it without one
+    trust(codex_home(home) / "config.toml", {key: hook_hash("Stop", None, handler)})
+    assert [w.finding.code for w in read_codex(codex_project).warnings] == ["codex-matcher-ignored"]
+    play(codex_cli, codex_project, home, [Reply("Done.")])
+
+    assert [call.event for call in read_calls(log)] == ["Stop"]

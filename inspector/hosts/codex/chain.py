@@ -111,13 +111,18 @@ class CodexHooks:
             edited = _edited_tool_input(event, payload, entered)
             payload = entered
         finishing = itertools.count(1)
+        matched = self.matching(event, payload)
         runs = await asyncio.gather(
             *(
                 self._run(hook, event, payload, source, turn, env, finishing, cwd)
-                for hook in self.matching(event, payload)
+                for hook in matched
             )
         )
-        outcome = combine(event, payload, tuple(runs))
+        # an async hook runs, and Codex goes on without its answer
+        deciding = [
+            run for run, hook in zip(runs, matched, strict=True) if not hook.spec.background
+        ]
+        outcome = combine(event, payload, tuple(deciding))
         if edited is not None and outcome.updated_input is None and not outcome.blocked:
             outcome = replace(outcome, updated_input=edited)  # as the relay answers it
         asked = live and asks_person(outcome, self.approvals)

@@ -29,7 +29,7 @@ from inspector.config.hook_names import HookNames, command_label, unknown_keys
 from inspector.config.model import CommandHookSpec, Config, HandlerKind
 from inspector.config.parse import parse_json
 from inspector.config.warning import ConfigWarning
-from inspector.hosts.codex import NAME
+from inspector.hosts.codex import NAME, switches
 from inspector.hosts.codex.events import (
     DEFAULT_TIMEOUT_S,
     DISPLAY_ORDER,
@@ -39,7 +39,9 @@ from inspector.hosts.codex.events import (
     matcher_error,
 )
 from inspector.hosts.codex.findings import finding
+from inspector.hosts.codex.switches import Identity
 from inspector.hosts.codex.toml_doc import parse_toml
+from inspector.hosts.codex.trust import hook_hash, hook_key
 
 CODEX_DIR = ".codex"
 HOOKS_JSON = "hooks.json"
@@ -104,12 +106,13 @@ def read_codex(path: str | Path) -> CodexFiles:
         else:
             reader.read(parse_json(str(file), text), level, toml=False)
     files = tuple(file for _, file in sources)
+    switched, notes = switches.apply(reader.specs, reader.identities, reader.tomls)
     specs = tuple(
         replace(spec, priority=index)
-        for index, spec in enumerate(sorted(reader.specs, key=lambda spec: _listed(spec, files)))
+        for index, spec in enumerate(sorted(switched, key=lambda spec: _listed(spec, files)))
     )
     config = Config(hooks=specs, path=project_files[0][1], host=NAME)
-    return CodexFiles(config, tuple(reader.warnings), files, project_dir)
+    return CodexFiles(config, (*reader.warnings, *notes), files, project_dir)
 
 
 def _listed(spec: CommandHookSpec, files: tuple[Path, ...]) -> tuple[int, int]:
@@ -151,12 +154,16 @@ class _Reader:
         self.warnings: list[ConfigWarning] = []
         self._names = HookNames()
         self._folders: dict[Path, str] = {}  # the folders read so far: which form had hooks
+        self.identities: dict[str, Identity] = {}  # by spec name: Codex's key and hash of it
+        self.tomls: list[Document] = []  # the config.toml files read, in order
 
     def read(self, doc: Document, level: str, *, toml: bool) -> None:
         if not isinstance(doc.data, dict):
             raise doc.error(
                 (), f"the top level must be a JSON object, got {describe(doc, doc.data)}"
             )
+        if toml:
+            self.tomls.append(doc)
         if "hooks" not in doc.data:
             return
         section = want_map(doc, ("hooks",), doc.data["hooks"])
@@ -254,9 +261,17 @@ class _Reader:
             timeout_s = max(1, want_int(doc, (*path, timeout_key), entry[timeout_key]))
         name = self._names.name(event, command_label(command))
         self._unknown_keys(doc, path, entry, _COMMAND_KEYS, name)
-        if field(doc, path, entry, "async", want_bool, False):
+        background = field(doc, path, entry, "async", want_bool, False)
+        if background:
             message = "async: true: Codex does not wait for it, so its answer decides nothing"
             self.warn(doc, (*path, "async"), "codex-async", message, name)
+        normal = {"type": "command", "command": command, "timeout": timeout_s, "async": background}
+        status = entry.get("statusMessage", entry.get("status_message"))
+        if isinstance(status, str):
+            normal["statusMessage"] = status
+        own_matcher = matcher if event in MATCH_FIELDS else None  # as Codex hashes it
+        key = hook_key(Path(doc.file), event, int(path[2]), int(path[4]))
+        self.identities[name] = Identity(doc, path, key, hook_hash(event, own_matcher, normal))
         self.specs.append(
             CommandHookSpec(
                 name=name,
@@ -267,6 +282,7 @@ class _Reader:
                 level=level,
                 matcher=matcher,
                 source=doc.file,
+                background=background,
             )
         )
 

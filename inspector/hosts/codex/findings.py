@@ -70,6 +70,20 @@ CODES: dict[str, CodeInfo] = {
         "hooks in both hooks.json and config.toml of one folder",
         "Codex runs both and warns: prefer a single representation for this layer.",
     ),
+    "codex-hooks-off": CodeInfo(
+        "warning",
+        "hooks switched off in config.toml",
+        "Codex runs none of the hooks while [features] hooks is false.",
+    ),
+    "codex-hook-off": CodeInfo(
+        "warning", "a hook switched off", "Codex skips a hook whose state says enabled = false."
+    ),
+    "codex-untrusted": CodeInfo(
+        "info",
+        "a hook Codex has not trusted",
+        "codex exec silently skips a hook that is not trusted (no trusted_hash equal to its "
+        "current hash in config.toml); Codex's TUI asks for a review first.",
+    ),
     "codex-async": CodeInfo(
         "info",
         "an async hook",

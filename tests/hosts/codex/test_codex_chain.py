@@ -15,6 +15,7 @@ from inspector.hosts.codex.outcome import CodexOutcome
 from inspector.hosts.codex.relay_answer import codex_output
 from inspector.hosts.codex.templates import example_payload
 from inspector.journal.journal import Journal
+from inspector.journal.records import Exchange
 
 SHELL = ("/bin/sh", "-c")
 
@@ -118,3 +119,21 @@ def test_a_matcher_picks_hooks_as_codex_did(tmp_path: Path, matcher: str, runs: 
     hooks = CodexHooks([hook], Journal(), project_dir=tmp_path, shell=SHELL)
     payload = example_payload("PreToolUse", str(tmp_path))
     assert bool(hooks.matching("PreToolUse", payload)) is runs
+
+
+async def test_an_async_hook_runs_and_decides_nothing(tmp_path: Path) -> None:
+    spec = CommandHookSpec(
+        name="later",
+        host="codex",
+        event="PreToolUse",
+        command="cat > /dev/null; echo no >&2; exit 2",
+        timeout_ms=5000,
+        background=True,
+    )
+    hooks = CodexHooks([spec], Journal(), project_dir=tmp_path, shell=SHELL)
+    outcome = await hooks.fire(
+        "PreToolUse", example_payload("PreToolUse", str(tmp_path)), source="t"
+    )
+    assert outcome.verdict == "continue"
+    [ran] = hooks.journal.of_type(Exchange)
+    assert ran.action == "block"  # it ran, and said no; Codex did not wait to hear it

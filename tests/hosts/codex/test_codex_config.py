@@ -10,6 +10,7 @@ import pytest
 
 from inspector.config.errors import ConfigError
 from inspector.hosts.codex.config import read_codex
+from inspector.hosts.codex.trust import hook_hash
 
 
 def _project(tmp_path: Path, hooks: object) -> Path:
@@ -37,7 +38,7 @@ def test_user_and_project_files_load_user_first_and_toml_state_is_not_an_event(
         ("Stop:user-stop", "user", 600_000),
         ("PreToolUse:guard.py", "project", 5_000),
     ]
-    assert read.warnings == ()
+    assert [w.finding.code for w in read.warnings] == ["codex-untrusted"] * 2
 
 
 def test_a_bad_group_in_config_toml_is_named_by_file_line_and_key(tmp_path: Path) -> None:
@@ -60,7 +61,11 @@ def test_unknown_keys_and_events_load_with_codexs_words_and_a_did_you_mean(
 
     read = read_codex(project)
 
-    said = [(w.key, w.finding.code, w.finding.message) for w in read.warnings]
+    said = [
+        (w.key, w.finding.code, w.finding.message)
+        for w in read.warnings
+        if w.finding.code != "codex-untrusted"
+    ]
     assert said == [
         (
             "hooks.PreToolUse[0].hooks[0].timeot",
@@ -94,3 +99,37 @@ def test_an_mcp_tool_hook_is_listed_as_not_run_and_an_unknown_type_refused_in_co
         "unknown variant `http`, expected one of `command`, `mcp_tool`, `prompt`, `agent`"
         in str(raised.value)
     )
+
+
+def _state(home: Path, text: str) -> None:
+    (home / ".codex").mkdir(exist_ok=True)
+    (home / ".codex" / "config.toml").write_text(text)
+
+
+def test_codex_s_switches_turn_hooks_off_and_say_which_are_not_trusted(
+    tmp_path: Path, home: Path
+) -> None:
+    guard = {"type": "command", "command": "guard", "timeout": 5, "statusMessage": "checking"}
+    other = {"type": "command", "command": "other"}
+    project = _project(tmp_path, {"PreToolUse": [{"matcher": "Bash", "hooks": [guard, other]}]})
+    hooks_json = project / ".codex" / "hooks.json"
+    trusted = hook_hash("PreToolUse", "Bash", {**guard, "async": False})
+    _state(
+        home,
+        f'[hooks.state."{hooks_json}:pre_tool_use:0:0"]\ntrusted_hash = "{trusted}"\n'
+        f'[hooks.state."{hooks_json}:pre_tool_use:0:1"]\nenabled = false\n',
+    )
+    read = read_codex(project)
+    assert [(s.name, s.enabled) for s in read.config.hooks] == [
+        ("PreToolUse:guard", True),
+        ("PreToolUse:other", False),
+    ]
+    assert [(w.hook, w.finding.code) for w in read.warnings] == [
+        ("PreToolUse:other", "codex-hook-off")
+    ]
+
+    _state(home, "[features]\nhooks = false\n")
+    read = read_codex(project)
+    assert not any(spec.enabled for spec in read.config.hooks)
+    [off] = [w for w in read.warnings if w.finding.code == "codex-hooks-off"]
+    assert (off.line, off.key) == (2, "features.hooks")

@@ -1,0 +1,80 @@
+"""What keeps a hook Codex found from running (codex-cli 0.171.0), read from the config.toml files:
+`[features] hooks = false` (or the deprecated `codex_hooks`) turns every hook off; a hook's
+`[hooks.state."KEY"] enabled = false` turns it off; and a hook that is not trusted, by a
+`trusted_hash` equal to its current hash (trust.py), is skipped by `codex exec` (its TUI asks
+for a review first). Off hooks are disabled here too; an untrusted one still runs in the
+workbench, where you are testing it, with a note that Codex will not run it yet."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from inspector.config.document import Document, KeyPath
+from inspector.config.model import CommandHookSpec
+from inspector.config.warning import ConfigWarning
+from inspector.hosts.codex.findings import finding
+
+FEATURE_KEYS = ("hooks", "codex_hooks")  # the second is the deprecated name
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Where a hook sits, and who Codex takes it for: its state key and current hash."""
+
+    doc: Document
+    path: KeyPath
+    key: str
+    hash: str
+
+
+def apply(
+    specs: list[CommandHookSpec], identities: dict[str, Identity], tomls: Iterable[Document]
+) -> tuple[list[CommandHookSpec], list[ConfigWarning]]:
+    """`specs` as Codex's switches leave them, and what to tell about them."""
+    states: dict[str, object] = {}
+    feature: tuple[Document, KeyPath, bool] | None = None
+    for doc in tomls:  # user first: a later file's setting wins
+        data = doc.data if isinstance(doc.data, dict) else {}
+        hooks = data.get("hooks")
+        state = hooks.get("state") if isinstance(hooks, dict) else None
+        states |= state if isinstance(state, dict) else {}
+        features = data.get("features")
+        if isinstance(features, dict):
+            for key in FEATURE_KEYS:
+                if isinstance(features.get(key), bool):
+                    feature = (doc, ("features", key), features[key])
+                    break
+    warnings = []
+    if feature is not None and not feature[2]:
+        doc, path, _ = feature
+        message = f"{path[-1]} = false: Codex runs no hook at all"
+        warnings.append(ConfigWarning.at(doc, path, finding("codex-hooks-off", message), None))
+        return [replace(spec, enabled=False) for spec in specs], warnings
+    kept = []
+    for spec in specs:
+        identity = identities.get(spec.name)
+        state = states.get(identity.key) if identity else None
+        state = state if isinstance(state, dict) else {}
+        if identity is not None and state.get("enabled") is False:
+            message = f"{spec.name}: enabled = false in {identity.key!r}: Codex skips it"
+            found = finding("codex-hook-off", message)
+            warnings.append(ConfigWarning.at(identity.doc, identity.path, found, spec.name))
+            kept.append(replace(spec, enabled=False))
+            continue
+        if identity is not None:
+            trusted = state.get("trusted_hash")
+            if trusted != identity.hash:
+                how = (
+                    "changed since it was trusted"
+                    if isinstance(trusted, str)
+                    else "not trusted yet"
+                )
+                message = (
+                    f"{how}: codex exec skips it until it is reviewed (Codex's /hooks) or run with"
+                    " --dangerously-bypass-hook-trust"
+                )
+                found = finding("codex-untrusted", message)
+                warnings.append(ConfigWarning.at(identity.doc, identity.path, found, spec.name))
+        kept.append(spec)
+    return kept, warnings
