@@ -97,6 +97,25 @@ def dont_ask(project: Path) -> tuple[JSONObject, list[ToolCall], tuple[str, ...]
     return {"permissions": {"defaultMode": "dontAsk"}}, calls, ()
 
 
+def plan(project: Path) -> tuple[JSONObject, list[ToolCall], tuple[str, ...]]:
+    # 2.1.332's plan mode sends Bash calls that would ask to its auto mode's server-side check,
+    # which the emulation does not play: only calls that do not ask of Bash here
+    calls = [write(project, "w.txt"), bash("ls")]
+    return {"permissions": {"defaultMode": "plan"}}, calls, ()
+
+
+def bypass(project: Path) -> tuple[JSONObject, list[ToolCall], tuple[str, ...]]:
+    calls = [
+        bash("touch made.txt"),
+        bash("python3 -c 'print(1)'"),
+        bash("rm -rf scratch"),
+        write(project, "w.txt"),
+        read("/etc/hostname"),
+    ]
+    permissions = {"defaultMode": "bypassPermissions", "deny": ["Bash(rm:*)"]}
+    return {"permissions": permissions}, calls, ()
+
+
 def tool_denied(project: Path) -> tuple[JSONObject, list[ToolCall], tuple[str, ...]]:
     calls = [write(project, "w.txt"), bash("ls")]
     return {"permissions": {"deny": ["Write"]}}, calls, ()
@@ -107,6 +126,8 @@ CASES = {
     "rules": rules,
     "accept-edits": accept_edits,
     "dont-ask": dont_ask,
+    "plan": plan,
+    "bypass": bypass,
     "tool-denied": tool_denied,
 }
 
@@ -167,8 +188,9 @@ def compare(
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_what_no_hook_decided_the_permission_layer_decides_as_claude_p_does(
-    claude_cli: ClaudeCli, project: Path, home: Path, case: str
+    claude_cli: ClaudeCli, project: Path, home: Path, case: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("IS_SANDBOX", "1")  # else the CLI, run as root, refuses bypassPermissions
     settings, calls, allowed = CASES[case](project)
     journal = compare(claude_cli, project, home, settings, calls, allowed)
     layer = [decision for decision in journal.of_type(Decision) if decision.stage == "permission"]

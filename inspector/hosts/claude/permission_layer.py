@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,7 @@ DONT_ASK_NOTE = (
     "how to proceed."
 )  # 2.1.197 and 2.1.332 alike
 DENIED_PATH = "File is in a directory that is denied by your permission settings."
+NO_RULE = "no rule allows it"
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ class PermissionLayer:
                 self.files,
                 self.project,
                 local_allow_needs_trust=version.local_allow_needs_trust,
+                project_bypass_ignored=version.project_bypass_ignored,
                 home=self.home,
             )
             self._settings[version.name] = read.with_cli_allowed(self.cli_allowed)
@@ -152,7 +154,17 @@ class PermissionLayer:
     # ---- after the hooks -------------------------------------------------------------------
 
     def check(self, tool: str, tool_input: JSONObject, version: ClaudeVersion) -> PermissionCheck:
-        """What the layer decides for a call no hook decided (ask: what it would ask)."""
+        """What the layer decides for a call no hook decided (ask: what it would ask). When no
+        rule allows it but one left out would have, who decided says which and why."""
+        check = self._check(tool, tool_input, version)
+        if check.by != NO_RULE:
+            return check
+        for rule, why in self.settings(version).left_out:
+            if call_matches(rule, tool, tool_input, self.project, self.home):
+                return replace(check, by=f"{NO_RULE} ({rule.describe()} is left out: {why})")
+        return check
+
+    def _check(self, tool: str, tool_input: JSONObject, version: ClaudeVersion) -> PermissionCheck:
         settings, mode = self.settings(version), self.mode(version)
         if (rule := _whole(settings.of(ASK, tool))) is not None:
             return PermissionCheck(ASK, rule.describe(), _asks_to_use(tool))
@@ -167,7 +179,7 @@ class PermissionLayer:
             return PermissionCheck(ALLOW, "mode bypassPermissions")
         if (rule := _whole(settings.of(ALLOW, tool))) is not None:
             return PermissionCheck(ALLOW, rule.describe())
-        return PermissionCheck(ASK, "no rule allows it", _asks_to_use(tool))
+        return PermissionCheck(ASK, NO_RULE, _asks_to_use(tool))
 
     def unasked(self, check: PermissionCheck, tool: str, version: ClaudeVersion) -> PermissionCheck:
         """An ask under -p with nobody to answer it: refused, in dontAsk mode in its words."""
@@ -207,7 +219,7 @@ class PermissionLayer:
         if verdict.runs:
             by = "mode acceptEdits" if verdict.why == "acceptEdits mode" else verdict.why
             return PermissionCheck(ALLOW, by)
-        return PermissionCheck(ASK, "no rule allows it", verdict.message)
+        return PermissionCheck(ASK, NO_RULE, verdict.message)
 
     def _edit(
         self, tool: str, path: str, settings: PermissionSettings, mode: str
@@ -226,7 +238,7 @@ class PermissionLayer:
         allows = settings.of(ALLOW, tool) + settings.of(ALLOW, "Edit")
         if rule := self._path_rule(allows, path):
             return PermissionCheck(ALLOW, rule.describe())
-        return PermissionCheck(ASK, "no rule allows it", _asks_to_write(path))
+        return PermissionCheck(ASK, NO_RULE, _asks_to_write(path))
 
     def _read(
         self, tool: str, path: str, settings: PermissionSettings, mode: str
@@ -241,7 +253,7 @@ class PermissionLayer:
             return PermissionCheck(ALLOW, rule.describe())
         if rule := self._path_rule(settings.of(ALLOW, tool), path):
             return PermissionCheck(ALLOW, rule.describe())
-        return PermissionCheck(ASK, "no rule allows it", _asks_to_read(path))
+        return PermissionCheck(ASK, NO_RULE, _asks_to_read(path))
 
     def _path(self, tool: str, tool_input: JSONObject) -> str | None:
         key = EDIT_TOOLS.get(tool) or READ_TOOLS.get(tool)

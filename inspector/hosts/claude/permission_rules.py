@@ -3,10 +3,12 @@
 
 Which rules are in effect, as seen in the real CLI (2.1.197 and 2.1.332, `claude -p`): the user's
 file and `--allowedTools` always; a project's `.claude/settings.json` gives its deny and ask
-rules and its defaultMode always, but its allow rules only once the project is trusted
+rules and its defaultMode always (but bypassPermissions, which 2.1.332 takes from the user's
+file alone), and its allow rules only once the project is trusted
 (`hasTrustDialogAccepted` for the folder in `~/.claude.json`), and `.claude/settings.local.json`
 likewise in 2.1.197, while 2.1.332 takes the local file's as they are (the version record's
-`local_allow_needs_trust`). A rule left out for that is kept, with why, for the UI and check.
+`local_allow_needs_trust`). A rule left out for that is kept, with why: the journal names it
+when it would have allowed a call.
 
 Matching: a rule without content matches every call of its tool by name (`Write` does not match
 Edit). `Bash(CMD)` matches that command exactly, `Bash(PREFIX:*)` the prefix alone or followed by
@@ -92,6 +94,7 @@ def read_permissions(
     project_dir: Path,
     *,
     local_allow_needs_trust: bool,
+    project_bypass_ignored: bool = False,
     home: Path | None = None,
 ) -> PermissionSettings:
     """The permissions of the settings `files` (the user's first, as read_claude reads them)
@@ -115,7 +118,8 @@ def read_permissions(
                 else:
                     collected.rules.append(rule)
         mode = section.get("defaultMode")
-        if isinstance(mode, str) and mode in MODES:
+        ignored = mode == "bypassPermissions" and level != USER and project_bypass_ignored
+        if isinstance(mode, str) and mode in MODES and not ignored:
             collected.default_mode = mode
     return PermissionSettings(
         tuple(collected.rules), collected.default_mode, tuple(collected.left_out)

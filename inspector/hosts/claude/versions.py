@@ -35,6 +35,8 @@ class ClaudeVersion:
     bash_writes_need_approval: bool = False
     # settings.local.json's allow rules count only in a trusted project, as settings.json's do.
     local_allow_needs_trust: bool = False
+    # A project's (or its local file's) defaultMode bypassPermissions is ignored, trusted or not.
+    project_bypass_ignored: bool = False
     # PermissionRequest hooks fire under -p when the layer would ask (else only in the TUI).
     permission_request_in_p: bool = False
     # What the model reads after `No such tool available: TOOL.` for a tool a deny rule took away.
@@ -72,6 +74,7 @@ RELEASES: dict[str, ClaudeVersion] = {
         rewrite_refused_note="The tool input from the model was valid; the hook's rewrite of "
         "it was not.",
         bash_writes_need_approval=True,
+        project_bypass_ignored=True,
         permission_request_in_p=True,
         tool_denied_note="{tool} is disabled for this session, in subagents as well as here.",
     ),

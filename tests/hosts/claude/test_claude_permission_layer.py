@@ -151,8 +151,22 @@ async def test_a_projects_allow_rules_count_only_once_the_project_is_trusted(
         state = {"projects": {str(project): {"hasTrustDialogAccepted": True}}}
         (home / ".claude.json").write_text(json.dumps(state))
     calls = [("Bash", {"command": "python3 -c 'print(1)'"})]
-    outcome, _ = await play(project, calls, files=(file,), home=home)
+    outcome, journal = await play(project, calls, files=(file,), home=home)
     assert outcome.tool_uses[0].ran is runs
+    [(_, by)] = layer_decisions(journal)
+    left_out = "rule Bash(python3:*) (allow, project settings) is left out: project settings of "
+    assert (left_out in by) is not trusted, by
+
+
+@pytest.mark.parametrize(
+    ("release", "mode"), [("2.1.197", "bypassPermissions"), ("2.1.332", "default")]
+)
+async def test_a_projects_bypass_permissions_mode_counts_in_2_1_197_only(
+    project: Path, release: str, mode: str
+) -> None:
+    file = settings(project, {"defaultMode": "bypassPermissions"})
+    layer = PermissionLayer((file,), project, home=project.parent)
+    assert layer.mode(claude_version(release)) == mode
 
 
 @pytest.mark.parametrize(("release", "runs"), [("2.1.197", False), ("2.1.332", True)])
