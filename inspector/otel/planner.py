@@ -23,6 +23,7 @@ from inspector.otel.attributes import (
     exchange_attributes,
     exchange_error,
     finding_events,
+    tool_call_id,
 )
 from inspector.otel.bodies import body_attributes
 from inspector.otel.plan import Attributes, PlannedSpan
@@ -36,6 +37,9 @@ APPROVAL_STAGES = frozenset({"approve_tool"})  # where hooks themselves approve 
 # Records planned are remembered (a later change to one must not send it again) for this many
 # seqs back: a serve session left for days keeps a bounded set.
 REMEMBERED = 100_000
+
+
+StageKey = tuple[str, str, str]  # the turn, the stage, the tool call's id where there is one
 
 
 @dataclass(slots=True)
@@ -60,7 +64,7 @@ class SpanPlanner:
     def __init__(self, *, bodies: bool = False, idle_s: float = IDLE_S) -> None:
         self.bodies = bodies
         self.idle_s = idle_s
-        self._stages: dict[tuple[str, str], _Stage] = {}
+        self._stages: dict[StageKey, _Stage] = {}
         self._turns: dict[str, _Turn] = {}
         self._seen: set[int] = set()  # exchanges taken into a stage, events planned
         self._events: dict[int, Event] = {}  # events waiting for their delivery
@@ -110,7 +114,7 @@ class SpanPlanner:
         turn.agent = turn.agent or agent_name(exchange)
         if trace == SESSION:  # no stage to wait for
             return [self._exchange_span(exchange, trace, _turn_key(trace))]
-        key = (trace, _stage_of(exchange.method))
+        key = (trace, _stage_of(exchange.method), tool_call_id(exchange) or "")
         stage = self._stages.get(key)
         if stage is None:
             stage = self._stages[key] = _Stage(f"stage:{exchange.seq}", exchange.ts, exchange.ts)
@@ -120,7 +124,7 @@ class SpanPlanner:
 
     def _decision(self, decision: Decision) -> list[PlannedSpan]:
         trace = decision.turn or SESSION
-        key = (trace, _stage_of(decision.stage))
+        key = self._stage_decided(decision, trace)
         stage = self._stages.get(key)
         if decision.by.startswith(APPROVERS) and stage is not None:
             stage.approval = decision
@@ -130,8 +134,19 @@ class SpanPlanner:
             stage = self._stages[key] = _Stage(f"stage:{decision.seq}", decision.ts, decision.ts)
         return self._close(key, decision)
 
-    def _close(self, key: tuple[str, str], decision: Decision | None) -> list[PlannedSpan]:
-        trace, name = key
+    def _stage_decided(self, decision: Decision, trace: str) -> StageKey:
+        """The open stage a decision is about: the one holding the calls its chain names (two
+        tool calls of one turn may be at the same stage at once), else the stage's oldest."""
+        name = _stage_of(decision.stage)
+        named = {link.get("exchange") for link in decision.chain}
+        same_stage = [key for key in self._stages if key[:2] == (trace, name)]
+        for key in same_stage:
+            if any(exchange.seq in named for exchange in self._stages[key].exchanges):
+                return key
+        return same_stage[0] if same_stage else (trace, name, "")
+
+    def _close(self, key: StageKey, decision: Decision | None) -> list[PlannedSpan]:
+        trace, name, _call = key
         stage = self._stages.pop(key)
         end = max(stage.last, decision.ts if decision else stage.last)
         attributes: Attributes = (
@@ -231,7 +246,7 @@ class SpanPlanner:
             if now - stage.last >= self.idle_s
             for span in self._close(key, None)
         ]
-        open_traces = {trace for trace, _stage in self._stages}
+        open_traces = {key[0] for key in self._stages}
         for trace, turn in self._turns.items():
             idle = now - turn.last >= self.idle_s
             if idle and not turn.planned and trace not in open_traces and trace != SESSION:

@@ -78,3 +78,32 @@ def test_a_long_session_remembers_a_bounded_number_of_planned_records(monkeypatc
     for number in range(1_000):
         journal.append(Exchange(ts=float(number), hook="h", method="hook.hello", status=STATUS_OK))
     assert len(planner._seen) <= 200
+
+
+def test_two_tool_calls_at_one_stage_at_once_are_two_stage_spans() -> None:
+    journal, planner = Journal(), SpanPlanner()
+    spans = _planned(journal, planner)
+    runs = {}
+    for call in ("toolu_A", "toolu_B"):  # both calls' hooks run before either is decided
+        stdin = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": call}
+        runs[call] = journal.append(
+            Exchange(
+                ts=1.0, hook="guard", method="PreToolUse", request=stdin, turn="t", status=STATUS_OK
+            )
+        )
+    for call in ("toolu_B", "toolu_A"):
+        chain = [{"hook": "guard", "action": "allow", "exchange": runs[call].seq}]
+        journal.append(
+            Decision(
+                ts=2.0, stage="PreToolUse", verdict="allow", turn="t", tool="Bash", chain=chain
+            )
+        )
+    stages = {span.key: span for span in spans if span.parent == "turn:t"}
+    children = {
+        span.attributes["gen_ai.tool.call.id"]: span.parent
+        for span in spans
+        if span.parent in stages
+    }
+    assert len(stages) == 2 and children["toolu_A"] != children["toolu_B"]
+    decided = {stages[parent].attributes["hook_inspector.seq"] for parent in children.values()}
+    assert len(decided) == 2
