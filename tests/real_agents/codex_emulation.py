@@ -11,7 +11,7 @@ from fake_responses import Reply
 
 from inspector.hosts.codex.chain import CodexHooks
 from inspector.hosts.codex.config import read_codex
-from inspector.hosts.codex.turn import CodexTurnOutcome
+from inspector.hosts.codex.turn import CodexTurnOutcome, CodexTurnRunner
 from inspector.journal.journal import Journal
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
@@ -34,9 +34,13 @@ def scenario_like(
     return Scenario(name="like a codex exec run", turns=(Turn(prompt, rounds),), model=MODEL)
 
 
-async def emulate(project: Path, scenario: Scenario) -> CodexTurnOutcome:
-    """Play `scenario` against the project's (and the user's) Codex hooks."""
+async def emulate(
+    project: Path, scenario: Scenario, *, approve_for_me: bool = False
+) -> CodexTurnOutcome:
+    """Play `scenario` against the project's (and the user's) Codex hooks, as `codex exec`
+    (with `--approve-for-me` when `approve_for_me`) would."""
     read = read_codex(project)
     hooks = CodexHooks(read.config.command_hooks, Journal(), project_dir=project)
-    [outcome] = await hooks.turn_runner().run(scenario)
+    runner = CodexTurnRunner(hooks, approve_for_me=approve_for_me)
+    [outcome] = await runner.run(scenario)
     return outcome

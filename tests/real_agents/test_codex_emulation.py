@@ -9,10 +9,11 @@ import shlex
 from pathlib import Path
 
 import codex_gaps as gaps
+import pytest
 from codex_cli import CodexCli
 from codex_emulation import emulate, scenario_like
 from codex_fixtures import codex_cli, codex_project  # noqa: F401 (fixtures used by name)
-from fake_responses import FakeResponses, Reply, exec_command
+from fake_responses import FakeResponses, Reply, ToolCall, exec_command
 from recorded_hooks import read_calls, recorder
 
 from inspector.hosts.codex.events import EVENTS
@@ -134,3 +135,60 @@ def test_plain_stdout_of_session_start_and_user_prompt_submit_is_context_as_in_c
 
     outcome = asyncio.run(emulate(codex_project, scenario_like(PROMPT, script)))
     assert outcome.context == real == list(said.values())
+
+
+@pytest.mark.parametrize("approve_for_me", [False, True], ids=["default", "approve-for-me"])
+def test_a_call_asking_to_leave_the_sandbox_fares_as_in_codex(
+    codex_cli: CodexCli, codex_project: Path, home: Path, approve_for_me: bool
+) -> None:
+    log = codex_project.parent / "hooks.jsonl"
+    deny = {"behavior": "deny", "message": "stay in the sandbox"}
+    answer = {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": deny}}
+    hooks = {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": recorder(log)}]}],
+        "PermissionRequest": [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": f"{recorder(log)}; echo {shlex.quote(json.dumps(answer))}",
+                    }
+                ]
+            }
+        ],
+    }
+    (codex_project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    escalated = {
+        "cmd": "touch made.txt",
+        "sandbox_permissions": "require_escalated",
+        "justification": "it must",
+    }
+    script = [Reply(tool_calls=(ToolCall("exec_command", escalated, "call_0001"),)), Reply("Done.")]
+    options = ["--approve-for-me"] if approve_for_me else []
+    with FakeResponses(script) as api:
+        codex_cli.run(
+            codex_project,
+            PROMPT,
+            api_url=api.url,
+            home=home,
+            bypass_hook_trust=True,
+            options=options,
+        )
+    real, told = read_calls(log), api.told("call_0001")
+    log.unlink()
+
+    outcome = asyncio.run(
+        emulate(codex_project, scenario_like(PROMPT, script), approve_for_me=approve_for_me)
+    )
+    emulated = read_calls(log)
+    [use] = outcome.tool_uses
+    assert not (codex_project / "made.txt").exists() and not use.ran
+    assert use.told == told
+    assert [call.event for call in emulated] == [call.event for call in real]
+    for ours, theirs in zip(emulated, real, strict=True):
+        same = {
+            key: value
+            for key, value in theirs.payload.items()
+            if key not in (*VOLATILE, "transcript_path")
+        }
+        assert {key: ours.payload[key] for key in same} == same

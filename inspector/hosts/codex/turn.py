@@ -16,7 +16,9 @@ it, a tool event's before the call's output). A blocked Stop reaches the model a
 `<hook_prompt hook_run_id="stop:N:FILE">REASON</hook_prompt>`; it answers again (the runner
 repeats the final answer) and Stop fires with stop_hook_active true. Codex sets no limit on
 that; the runner ends the turn after STOP_BLOCKS blocks in a row (`stop_loop`), where a scenario
-could not script more answers anyway.
+could not script more answers anyway. A call asking to leave the sandbox (escalation.py) is
+refused after PreToolUse as `codex exec` refuses it, or with `approve_for_me` fires
+PermissionRequest first, whose allow runs it.
 """
 
 from __future__ import annotations
@@ -26,9 +28,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from inspector.hosts.codex.answer import BLOCK, STOP
+from inspector.hosts.codex.answer import ALLOW, BLOCK, STOP
+from inspector.hosts.codex.escalation import (
+    NEVER,
+    REVIEW_NOT_PLAYED,
+    asks_to_escalate,
+    permission_input,
+    rejected,
+)
 from inspector.hosts.codex.events import (
     MODEL_SHELL_TOOL,
+    PERMISSION_REQUEST,
     POST_TOOL_USE,
     PRE_TOOL_USE,
     SESSION_END,
@@ -38,7 +48,7 @@ from inspector.hosts.codex.events import (
 )
 from inspector.hosts.codex.events import STOP as STOP_EVENT
 from inspector.hosts.codex.outcome import CodexOutcome, HookRun
-from inspector.hosts.codex.templates import CodexSession
+from inspector.hosts.codex.templates import PERMISSION_MODE, CodexSession
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 JSONObject = dict[str, Any]
@@ -109,9 +119,16 @@ def blocked_words(reason: str, tool_input: JSONObject) -> str:
 
 
 class CodexTurnRunner:
-    def __init__(self, hooks: CodexEvents, *, transcript_path: str | None = None) -> None:
+    def __init__(
+        self,
+        hooks: CodexEvents,
+        *,
+        transcript_path: str | None = None,
+        approve_for_me: bool = False,
+    ) -> None:
         self.hooks = hooks
         self.transcript_path = transcript_path
+        self.approve_for_me = approve_for_me  # codex exec --approve-for-me (escalation.py)
         self._turns = 0
         self._calls = 0
 
@@ -120,6 +137,7 @@ class CodexTurnRunner:
             _session_id(scenario.session),
             self.hooks.project_dir,
             model=scenario.model,
+            permission_mode="default" if self.approve_for_me else PERMISSION_MODE,
             transcript_path=self.transcript_path or "",
         )
         start = await self._fire(session, SESSION_START, {"source": "startup"}, None)
@@ -179,6 +197,11 @@ class CodexTurnRunner:
                 continue
             if before.updated_input is not None:
                 use.tool_input = before.updated_input
+            if asks_to_escalate(call) and (
+                refusal := await self._escalate(session, outcome, call, use)
+            ):
+                use.ran, use.told = False, refusal
+                continue
             use.told = call.for_llm
             after = {
                 "tool_name": tool,
@@ -189,6 +212,21 @@ class CodexTurnRunner:
             said = await self._step(session, outcome, POST_TOOL_USE, after)
             if said.verdict in (BLOCK, STOP):
                 use.told = said.reason  # in place of the output
+
+    async def _escalate(
+        self, session: CodexSession, outcome: CodexTurnOutcome, call: ScriptedCall, use: ToolUse
+    ) -> str:
+        """What refuses a call that asks to leave the sandbox, in Codex's words; "" if it runs."""
+        if not self.approve_for_me:
+            return NEVER
+        command = str(use.tool_input.get("command", ""))
+        fields = {"tool_name": use.tool, "tool_input": permission_input(command, call)}
+        answer = await self._step(session, outcome, PERMISSION_REQUEST, fields)
+        if answer.verdict == ALLOW:
+            return ""
+        if answer.verdict == BLOCK:
+            return rejected(answer.reason)
+        return rejected(REVIEW_NOT_PLAYED)
 
     async def _stop(self, session: CodexSession, outcome: CodexTurnOutcome) -> None:
         for blocked in range(STOP_BLOCKS):
