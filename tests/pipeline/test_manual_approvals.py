@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from inspector.config.model import HookSpec, TimeoutBehaviour
 from inspector.engine import Engine
-from inspector.hooks.approvals import ApprovalPrompt, EarlierAnswer, Verdict
+from inspector.hooks.approvals import ApprovalPrompt, Approvals, EarlierAnswer, Verdict
 from inspector.hooks.severity import severity_of
+from inspector.hosts.picoclaw.chain import Pipeline
+from inspector.hosts.picoclaw.manual import ManualHook
 from inspector.hosts.picoclaw.results import ApprovalResult
+from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange, Lifecycle
-from tests.support.recorded import recorded_lines
-from tests.support.scripted import config_of, scripted
+from tests.support.memory_hook import MemoryHook, picoclaw_chain
+from tests.support.scripted import config_of
 from tests.support.waiting import wait_for
 
 META = {  # every field: PicoClaw writes HookMeta whole
@@ -259,54 +261,60 @@ async def test_a_queue_of_prompts_waits_in_arrival_order_and_each_gets_its_answe
     )
 
 
+# ---- among other approvers: the chain's order, with in-memory approvers ----------------------
+
+
+def with_person(*approvers: MemoryHook, priority: int) -> tuple[Pipeline, Approvals]:
+    """PicoClaw's chain of `approvers` and the person (a ManualHook at `priority`)."""
+    journal, approvals = Journal(), Approvals()
+    person = ManualHook(human(priority=priority), journal, approvals)
+    return picoclaw_chain(person, *approvers, journal=journal), approvals
+
+
 async def test_a_manual_hook_after_a_denying_approver_is_never_asked() -> None:
-    deny = scripted(
+    deny = MemoryHook(
         "policy",
         {"approve_tool": {"result": {"approved": False, "reason": "policy"}}},
         intercept=("approve_tool",),
     )
-    async with Engine(config_of(deny, human(priority=10))) as engine:
-        asked: list[int] = []
-        engine.approvals.subscribe(lambda: asked.append(1))
-        outcome = await asyncio.wait_for(
-            engine.runtime.pipeline.approve_tool(request(), source="test", turn="t1"), 5
-        )
+    pipeline, approvals = with_person(deny, priority=10)
+    asked: list[int] = []
+    approvals.subscribe(lambda: asked.append(1))
+    outcome = await asyncio.wait_for(pipeline.approve_tool(request(), source="test", turn="t1"), 5)
     assert (outcome.approved, outcome.reason, outcome.decided_by) == (False, "policy", "policy")
-    assert asked == [] and human_exchanges(engine) == []
+    assert asked == [] and [e.hook for e in pipeline.journal.exchanges()] == ["policy"]
 
 
-async def test_a_manual_hook_before_a_process_approver_goes_first(tmp_path: Path) -> None:
-    record = tmp_path / "received.jsonl"
-    after = scripted(
-        "policy", {}, intercept=("approve_tool",), priority=10, env={"HOOK_RECORD": str(record)}
-    )
-    async with Engine(config_of(human(priority=0), after)) as engine:
-        task = approve(engine, request())
-        (prompt,) = await prompted(engine)
-        assert prompt.earlier == ()
-        assert [line["method"] for line in recorded_lines(record)] == ["hook.hello"]
-        engine.approvals.decide(prompt.id, Verdict("allow_once"))
-        outcome = await task
+async def test_a_manual_hook_before_another_approver_goes_first() -> None:
+    after = MemoryHook("policy", {}, intercept=("approve_tool",), priority=10)
+    pipeline, approvals = with_person(after, priority=0)
+    task = asyncio.create_task(pipeline.approve_tool(request(), source="test", turn="t1"))
+    await wait_for(lambda: len(approvals.pending) == 1)
+    (prompt,) = approvals.pending
+    assert prompt.earlier == () and after.sent == []
+    approvals.decide(prompt.id, Verdict("allow_once"))
+    outcome = await task
     assert outcome.approved
-    assert [line["method"] for line in recorded_lines(record)] == [
-        "hook.hello",
-        "hook.approve_tool",
-    ]
+    assert [sent.method for sent in after.sent] == ["hook.approve_tool"]
 
 
 async def test_the_prompt_shows_what_earlier_approvers_answered() -> None:
-    first = scripted(
+    first = MemoryHook(
         "policy",
         {"approve_tool": {"result": {"approved": True, "reason": "fine"}}},
         intercept=("approve_tool",),
     )
-    async with Engine(config_of(first, human(priority=10))) as engine:
-        task = approve(engine, request())
-        (prompt,) = await prompted(engine)
-        engine.approvals.decide(prompt.id, Verdict("allow_once"))
-        await task
-        assert prompt.earlier == (EarlierAnswer("policy", "approved", "fine"),)
-        # a request sent to the hook directly, outside any chain, has nobody before it
+    pipeline, approvals = with_person(first, priority=10)
+    task = asyncio.create_task(pipeline.approve_tool(request(), source="test", turn="t1"))
+    await wait_for(lambda: len(approvals.pending) == 1)
+    (prompt,) = approvals.pending
+    approvals.decide(prompt.id, Verdict("allow_once"))
+    await task
+    assert prompt.earlier == (EarlierAnswer("policy", "approved", "fine"),)
+
+
+async def test_a_request_sent_to_a_manual_hook_directly_has_nobody_before_it() -> None:
+    async with Engine(config_of(human())) as engine:
         direct = asyncio.create_task(
             engine.send_to_hook("reviewer", "hook.approve_tool", request())
         )

@@ -35,6 +35,7 @@ from inspector.journal.records import (
     Exchange,
 )
 from inspector.jsonrpc import messages as jsonrpc
+from inspector.pipeline.hook import Hook
 from tests.hooks.scripted import MODIFIER_KEYS, Behaviour, load_script, reply_body
 
 PROCESS_ONLY = MODIFIER_KEYS - {"patch"}
@@ -141,12 +142,13 @@ class MemoryHook:
         return exchange
 
 
-def picoclaw_chain(*hooks: MemoryHook, **timeouts: int) -> Pipeline:
+def picoclaw_chain(*hooks: Hook, journal: Journal | None = None, **timeouts: int) -> Pipeline:
     """PicoClaw's chain over `hooks`, with the timeouts given (Defaults' fields), all recording
-    in one journal: `pipeline.journal`."""
-    journal = Journal()
+    in one journal, `pipeline.journal`: `journal` if given (a ManualHook's), else a new one."""
+    journal = Journal() if journal is None else journal
     for hook in hooks:
-        hook.journal = journal
+        if isinstance(hook, MemoryHook):
+            hook.journal = journal
     return Pipeline(journal, Defaults(**timeouts), lambda: hooks)
 
 
