@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shlex
 from pathlib import Path
 
@@ -59,8 +60,16 @@ def test_every_hook_payload_of_a_real_run_matches_the_emulation(
         for key, value in theirs.payload.items():
             if key not in VOLATILE and ours.payload[key] != value:
                 differing.add(key)
-    expected = {key for gap in gaps.GAPS[codex_cli.version] for key in gap.keys}
+    expected = (
+        set(gaps.TRANSCRIPT_PATH.keys)
+        if gaps.differs(codex_cli.version, gaps.TRANSCRIPT_PATH)
+        else set()
+    )
     assert differing == expected
+    # the variables Codex set for its hooks, against the environment it was started with
+    added = set().union(*(call.env_added(run.env) for call in real))
+    ours = set().union(*(call.env_added(dict(os.environ)) for call in emulated))
+    assert added - ours == set(gaps.HOOK_ENV.keys)
 
 
 def test_a_blocked_command_reaches_the_model_in_codexs_words(
