@@ -24,8 +24,9 @@ from inspector.hosts.codex.outcome import CodexOutcome, HookRun, combine
 from inspector.hosts.codex.templates import example_payload
 from inspector.hosts.codex.trust import event_label
 from inspector.hosts.codex.turn import CodexTurnRunner
+from inspector.hosts.event_record import chain_entry, edited_tool_input, event_decision
 from inspector.journal.journal import Journal
-from inspector.journal.records import Decision, Exchange
+from inspector.journal.records import Exchange
 from inspector.pipeline.gate import Gate, GatedCommandHook
 
 JSONObject = dict[str, Any]
@@ -108,7 +109,7 @@ class CodexHooks:
             entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
             if entered is None:
                 return CodexOutcome(event, payload)
-            edited = _edited_tool_input(event, payload, entered)
+            edited = edited_tool_input(payload, entered) if event == PRE_TOOL_USE else None
             payload = entered
         finishing = itertools.count(1)
         matched = self.matching(event, payload)
@@ -170,36 +171,18 @@ class CodexHooks:
         return HookRun(hook.name, exchange, answer, next(finishing), run_id)
 
     def _record(self, outcome: CodexOutcome, source: str, turn: str | None) -> None:
-        chain = [
-            {
-                "hook": run.hook,
-                "action": run.answer.action,
-                "exchange": run.exchange.seq,
-                "status": run.exchange.status,
-            }
-            for run in outcome.runs
-        ]
-        tool = outcome.payload.get("tool_name")
-        self.journal.append(
-            Decision(
-                stage=outcome.event,
-                verdict=outcome.verdict,
-                by=", ".join(outcome.by),
-                reason=outcome.reason,
-                source=source,
-                turn=turn,
-                tool=tool if isinstance(tool, str) else None,
-                chain=chain,
-            )
+        chain = [chain_entry(run.hook, run.answer.action, run.exchange) for run in outcome.runs]
+        decision = event_decision(
+            outcome.event,
+            outcome.payload,
+            verdict=outcome.verdict,
+            by=outcome.by,
+            reason=outcome.reason,
+            source=source,
+            turn=turn,
+            chain=chain,
         )
-
-
-def _edited_tool_input(event: str, sent: JSONObject, entered: JSONObject) -> JSONObject | None:
-    """A PreToolUse's tool_input as a person changed it at the entry, else None."""
-    edited = entered.get("tool_input")
-    if event != PRE_TOOL_USE or edited == sent.get("tool_input") or not isinstance(edited, dict):
-        return None
-    return edited
+        self.journal.append(decision)
 
 
 def run_failed(exchange: Exchange) -> bool:
