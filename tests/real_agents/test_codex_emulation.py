@@ -8,6 +8,7 @@ import json
 import os
 import shlex
 from pathlib import Path
+from typing import Any
 
 import codex_gaps as gaps
 import pytest
@@ -19,6 +20,8 @@ from recorded_hooks import read_calls, recorder
 
 from inspector.hosts.codex.events import EVENTS
 from inspector.hosts.codex.turn import STOP_BLOCKS, blocked_words
+
+JSONObject = dict[str, Any]
 
 PROMPT = "Tidy up the project."
 VOLATILE = ("session_id", "turn_id")  # each run makes them anew
@@ -201,3 +204,31 @@ def test_a_call_asking_to_leave_the_sandbox_fares_as_in_codex(
             if key not in (*VOLATILE, "transcript_path")
         }
         assert {key: ours.payload[key] for key in same} == same
+
+
+def test_among_rewrites_the_last_hook_to_finish_wins_as_in_codex(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    def rewrite(name: str, wait: str) -> JSONObject:
+        answer = {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "updatedInput": {"command": f"touch {name}"},
+            }
+        }
+        command = f"cat > /dev/null; sleep {wait}; echo {shlex.quote(json.dumps(answer))}"
+        return {"type": "command", "command": command}
+
+    slow_first = [rewrite("slow.txt", "0.5"), rewrite("fast.txt", "0")]
+    hooks = {"PreToolUse": [{"hooks": slow_first}]}
+    (codex_project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    script = [Reply(tool_calls=(exec_command("touch asked.txt", "call_0001"),)), Reply("Done.")]
+    with FakeResponses(script) as api:
+        codex_cli.run(codex_project, PROMPT, api_url=api.url, home=home, bypass_hook_trust=True)
+    made = sorted(path.name for path in codex_project.glob("*.txt"))
+
+    outcome = asyncio.run(emulate(codex_project, scenario_like(PROMPT, script)))
+    [use] = outcome.tool_uses
+    assert made == ["slow.txt"]
+    assert use.tool_input == {"command": "touch slow.txt"}
