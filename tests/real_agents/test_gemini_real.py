@@ -9,6 +9,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fake_gemini import FakeGemini, Reply, shell
@@ -16,6 +17,8 @@ from gemini_cli import GeminiCli, GeminiRun
 from gemini_emulation import emulate, scenario_like
 from gemini_fixtures import gemini_cli, gemini_project  # noqa: F401 (fixtures used by name)
 from recorded_hooks import HookCall, read_calls, recording_settings
+
+from tests.support.claude import reply
 
 RECORDER = Path(__file__).parent / "hooks" / "gemini_record.py"
 REASON = "rm -rf is not allowed in this project"  # what hooks/gemini_record.py says
@@ -187,3 +190,27 @@ def test_a_before_tool_selection_tool_config_reaches_the_model(
     assert calling == {"mode": "ANY", "allowedFunctionNames": ["glob"]}
     outcome = emulate(gemini_project, scenario_like(PROMPT, [Reply("Fine.")]))
     assert outcome.tool_configs == [{"mode": "ANY", "allowedFunctionNames": ["glob"]}]
+
+
+def test_session_start_and_before_agent_context_reach_the_model_as_the_emulation_says(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    def context(text: str) -> dict[str, Any]:
+        answer = {"hookSpecificOutput": {"additionalContext": text}}
+        return {"hooks": [{"type": "command", "command": reply(0, answer)}]}
+
+    hooks = {
+        "SessionStart": [context("started <here>")],
+        "BeforeAgent": [context("agent")],
+    }
+    (gemini_project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    _, api = play(gemini_cli, gemini_project, home, [Reply("Done.")])
+
+    [request] = api.loop_requests
+    real = api.texts(request)[-2:]  # the prompt and BeforeAgent's part, after the session context
+    assert real == [
+        f"<hook_context>started &lt;here&gt;</hook_context>\n\n{PROMPT}",
+        "<hook_context>agent</hook_context>",
+    ]
+    outcome = emulate(gemini_project, scenario_like(PROMPT, [Reply("Done.")]))
+    assert outcome.model_requests[0]["messages"] == [{"role": "user", "content": "".join(real)}]

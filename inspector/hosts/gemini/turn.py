@@ -10,9 +10,11 @@ next prompt (BeforeAgent, a model call, AfterAgent again with every answer so fa
 stop_hook_active: true), as often as it denies, up to Gemini CLI's 100 model calls a prompt
 (retry_loop).
 
-What the hooks change is what the model would see: BeforeAgent's additionalContext joins the
-prompt; BeforeModel's llm_request replaces the request's messages (each text-bearing message in
-order, the rest kept) and its model and config; a BeforeModel deny ends the turn with its reason
+What the hooks change is what the model would see: SessionStart's additionalContext goes before
+the first prompt (`<hook_context>CONTEXT</hook_context>`, a blank line, the prompt: BeforeAgent
+sees that), BeforeAgent's follows the prompt as a part of its own (`<hook_context>...`);
+BeforeModel's llm_request replaces the request's messages (each text-bearing message in order,
+the rest kept) and its model and config; a BeforeModel deny ends the turn with its reason
 (model_blocked); BeforeToolSelection's toolConfig is the tools offered; BeforeTool's tool_input
 replaces the call's arguments (0.61.0 builds the call from it alone, shows AfterTool those, and
 adds a line to the result saying a hook changed them); a blocked call is not run
@@ -144,7 +146,9 @@ class GeminiTurnRunner:
         chosen = turn.model or model
         play = _Play(self, session, outcome, MODEL if chosen == DEFAULT_MODEL else chosen)
         try:
-            prompt = await play.prompt(f"{context}\n\n{turn.user}" if context else turn.user)
+            prompt = await play.prompt(
+                f"{hook_context(context)}\n\n{turn.user}" if context else turn.user
+            )
             for rnd in turn.rounds:
                 await play.round(rnd)
             outcome.final_content = turn.rounds[-1].content if turn.rounds else ""
@@ -195,8 +199,8 @@ class _Play:
             raise _TurnEnded(STOPPED, result.reason)
         if result.blocked:
             raise _TurnEnded(PROMPT_BLOCKED, result.reason)
-        added = result.additional_context
-        self.messages.append({"role": "user", "content": f"{text}\n\n{added}" if added else text})
+        added = result.additional_context  # a part of its own after the prompt's
+        self.messages.append({"role": "user", "content": text + hook_context(added)})
         return text
 
     async def round(self, rnd: Round) -> None:
@@ -255,7 +259,7 @@ class _Play:
         if after.blocked:  # the result becomes an error whose message is the reason alone
             use.told, use.is_error = after.reason, True
         elif context := after.additional_context:
-            use.told += f"\n\n<hook_context>{context}</hook_context>"
+            use.told += f"\n\n{hook_context(context)}"
         self._use(use)
 
     def _use(self, use: ToolUse) -> None:
@@ -283,6 +287,11 @@ class _Play:
             await self.round(Round(response))
             answers.append(response)
         raise _TurnEnded(RETRY_LOOP, f"AfterAgent denied {MAX_TURNS} answers in a row")
+
+
+def hook_context(text: str) -> str:
+    """How Gemini CLI wraps a hook's additionalContext for the model ("" for none)."""
+    return f"<hook_context>{text}</hook_context>" if text else ""
 
 
 def rewritten_request(request: JSONObject, change: object) -> JSONObject:

@@ -158,3 +158,20 @@ async def test_an_after_tool_deny_gives_the_model_the_reason_alone(tmp_path: Pat
     )
     [use] = outcome.tool_uses
     assert use.ran and use.is_error and use.told == REASON
+
+
+async def test_session_start_and_before_agent_context_wrap_as_gemini_cli_wraps_them(
+    tmp_path: Path,
+) -> None:
+    def context(text: str) -> dict[str, Any]:
+        return {"hookSpecificOutput": {"additionalContext": text}}
+
+    outcome = await play(
+        tmp_path,
+        spec(reply(0, context("started")), "SessionStart"),
+        spec(reply(0, context("agent")), "BeforeAgent"),
+    )
+    [message] = outcome.model_requests[0]["messages"]
+    assert message["content"] == (
+        "<hook_context>started</hook_context>\n\ntidy up<hook_context>agent</hook_context>"
+    )
