@@ -214,3 +214,19 @@ def test_session_start_and_before_agent_context_reach_the_model_as_the_emulation
     ]
     outcome = emulate(gemini_project, scenario_like(PROMPT, [Reply("Done.")]))
     assert outcome.model_requests[0]["messages"] == [{"role": "user", "content": "".join(real)}]
+
+
+def test_after_agent_reads_the_turn_s_text_as_the_emulation_gives_it(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    write_hooks(gemini_project, recorder(log), ("AfterAgent",))
+    script = [Reply("Looking first.", (shell("true"),)), Reply(calls=(shell("pwd"),)), Reply("Ok.")]
+    play(gemini_cli, gemini_project, home, script)
+    [real] = read_calls(log)
+    assert real.payload["prompt_response"] == "Looking first. \nOk."
+
+    log.unlink()
+    emulate(gemini_project, scenario_like(PROMPT, script))
+    [emulated] = read_calls(log)
+    assert emulated.payload["prompt_response"] == real.payload["prompt_response"]

@@ -5,10 +5,11 @@ BeforeAgent with the prompt; then per round (one model call): PreCompress (trigg
 asks before every model call), BeforeModel with the request, BeforeToolSelection with the request
 as BeforeModel left it, AfterModel with the request and the round's answer (once per round: the
 real CLI fires it per streamed chunk), then for each tool call BeforeTool, the tool (unless a hook
-blocked it) and AfterTool. After the final answer, AfterAgent; its deny makes the reason the
-next prompt (BeforeAgent, a model call, AfterAgent again with every answer so far and
-stop_hook_active: true), as often as it denies, up to Gemini CLI's 100 model calls a prompt
-(retry_loop).
+blocked it) and AfterTool. After the final answer, AfterAgent, its prompt_response every model
+call's text of the turn joined by newlines (a call's own text, then a space for each function
+call it made); its deny makes the reason the next prompt (BeforeAgent, a model call, AfterAgent
+again with every answer so far and stop_hook_active: true), as often as it denies, up to Gemini
+CLI's 100 model calls a prompt (retry_loop).
 
 What the hooks change is what the model would see: SessionStart's additionalContext goes before
 the first prompt (`<hook_context>CONTEXT</hook_context>`, a blank line, the prompt: BeforeAgent
@@ -67,6 +68,7 @@ MODEL_BLOCKED = "model_blocked"  # BeforeModel or AfterModel denied: the turn en
 STOPPED = "stopped"  # a hook answered continue: false
 # a BeforeTool hook's ask nobody answered: `gemini -p` waits for a confirmation it cannot show
 ASK_UNANSWERED = "ask_unanswered"
+NO_RESPONSE = "[no response text]"  # AfterAgent's prompt_response when the model said nothing
 RETRY_LOOP = "retry_loop"  # AfterAgent denied every answer until Gemini CLI's turn limit
 MAX_TURNS = 100  # the model calls one prompt may take (client.ts); each retry takes one
 INPUT_CHANGED = "[System] Tool input parameters were modified by a hook before execution."
@@ -179,6 +181,9 @@ class _Play:
         self.outcome = outcome
         self.model = model
         self.messages: list[JSONObject] = []
+        # each model call's answer as AfterAgent reads it (turn.ts getResponseText): its
+        # streamed responses' texts joined by spaces, a function call's response adding ""
+        self.responses: list[str] = []
 
     async def fire(self, event: str, fields: JSONObject) -> EventOutcome:
         result = await self.runner.hooks.fire(
@@ -220,6 +225,9 @@ class _Play:
         self._end_if_refused(after)
         if rnd.content:
             self.messages.append({"role": "model", "content": rnd.content})
+        said = " ".join([rnd.content] * bool(rnd.content) + [""] * len(rnd.tool_calls))
+        if said:
+            self.responses.append(said)
         for call in rnd.tool_calls:
             await self.tool(call)
 
@@ -270,12 +278,11 @@ class _Play:
         """AfterAgent, and a retry for each deny: its reason is the next prompt (BeforeAgent
         fires with it), the model answers again (the scenario's final answer, which a scenario
         cannot script anew) and AfterAgent fires with the answers so far and stop_hook_active."""
-        answers = [response]
-        for _ in range(MAX_TURNS):
+        for retry in range(MAX_TURNS):
             fields = {
                 "prompt": prompt,
-                "prompt_response": "\n".join(answers),
-                "stop_hook_active": len(answers) > 1,
+                "prompt_response": "\n".join(self.responses) or NO_RESPONSE,
+                "stop_hook_active": retry > 0,
             }
             result = await self.fire(AFTER_AGENT, fields)
             if result.stopped:
@@ -285,7 +292,6 @@ class _Play:
             self.outcome.retry_reasons.append(result.reason)
             await self.prompt(result.reason)
             await self.round(Round(response))
-            answers.append(response)
         raise _TurnEnded(RETRY_LOOP, f"AfterAgent denied {MAX_TURNS} answers in a row")
 
 

@@ -175,3 +175,25 @@ async def test_session_start_and_before_agent_context_wrap_as_gemini_cli_wraps_t
     assert message["content"] == (
         "<hook_context>started</hook_context>\n\ntidy up<hook_context>agent</hook_context>"
     )
+
+
+async def test_after_agent_reads_every_model_call_s_text_of_the_turn(tmp_path: Path) -> None:
+    record = tmp_path / "after.json"
+    scenario = parse_scenario(
+        """
+turns:
+  - user: "tidy up"
+    rounds:
+      - content: "Looking first."
+        tool_calls:
+          - tool: run_shell_command
+            arguments: {command: "ls"}
+      - tool_calls:
+          - tool: run_shell_command
+            arguments: {command: "pwd"}
+      - content: "Done."
+"""
+    )
+    hooks = gemini_hooks(tmp_path, spec(f"cat > {record}", "AfterAgent"))
+    await hooks.turn_runner().run(scenario)
+    assert json.loads(record.read_text())["prompt_response"] == "Looking first. \nDone."
