@@ -230,3 +230,30 @@ def test_after_agent_reads_the_turn_s_text_as_the_emulation_gives_it(
     emulate(gemini_project, scenario_like(PROMPT, script))
     [emulated] = read_calls(log)
     assert emulated.payload["prompt_response"] == real.payload["prompt_response"]
+
+
+@pytest.mark.parametrize("synthetic", ["Synthetic answer.", ""])
+def test_a_before_model_deny_skips_the_model_and_after_agent_still_reads_the_answer(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path, synthetic: str
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    deny: dict[str, Any] = {"decision": "deny", "reason": REASON}
+    if synthetic:
+        candidate = {"content": {"role": "model", "parts": [synthetic]}}
+        deny["hookSpecificOutput"] = {"llm_response": {"candidates": [candidate]}}
+    hooks = {
+        "BeforeModel": [{"hooks": [{"type": "command", "command": reply(0, deny)}]}],
+        "AfterAgent": [{"hooks": [{"type": "command", "command": recorder(log)}]}],
+    }
+    (gemini_project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    with FakeGemini([Reply("never")]) as api:
+        run = gemini_cli.run(gemini_project, PROMPT, api_url=api.url, home=home)
+
+    assert api.loop_requests == [] and run.result["response"] == synthetic
+    [real] = read_calls(log)
+    assert real.payload["prompt_response"] == (synthetic or "[no response text]")
+    log.unlink()
+    outcome = emulate(gemini_project, scenario_like(PROMPT, [Reply("never")]))
+    [emulated] = read_calls(log)
+    assert emulated.payload["prompt_response"] == real.payload["prompt_response"]
+    assert (outcome.status, outcome.final_content) == ("model_blocked", synthetic)

@@ -11,16 +11,17 @@ call it made); its deny makes the reason the next prompt (BeforeAgent, a model c
 again with every answer so far and stop_hook_active: true), as often as it denies, up to Gemini
 CLI's 100 model calls a prompt (retry_loop).
 
-What the hooks change is what the model would see: SessionStart's additionalContext goes before
-the first prompt (`<hook_context>CONTEXT</hook_context>`, a blank line, the prompt: BeforeAgent
-sees that), BeforeAgent's follows the prompt as a part of its own (`<hook_context>...`);
-BeforeModel's llm_request replaces the request's messages (each text-bearing message in order,
-the rest kept) and its model and config; a BeforeModel deny ends the turn with its reason
-(model_blocked); BeforeToolSelection's toolConfig is the tools offered; BeforeTool's tool_input
-replaces the call's arguments (0.61.0 builds the call from it alone, shows AfterTool those, and
-adds a line to the result saying a hook changed them); a blocked call is not run
-and the model is told `Tool execution blocked: REASON`; AfterTool's deny replaces the result with
-an error whose message is REASON alone, and its additionalContext is added in `<hook_context>`. Any
+What the hooks change is what the model would see: SessionStart's additionalContext goes before the
+first prompt (`<hook_context>CONTEXT</hook_context>`, a blank line, the prompt: BeforeAgent sees
+that), BeforeAgent's follows the prompt as a part of its own (`<hook_context>...`); BeforeModel's
+llm_request replaces the request's messages (each text-bearing message in order, the rest kept) and
+its model and config; a BeforeModel or AfterModel deny ends the turn's model calls (model_blocked:
+a BeforeModel deny's llm_response is the answer, and AfterAgent still fires, with "[no response
+text]" when there is none); BeforeToolSelection's toolConfig is the tools offered; BeforeTool's
+tool_input replaces the call's arguments (0.61.0 builds the call from it alone, shows AfterTool
+those, and adds a line to the result saying a hook changed them); a blocked call is not run and the
+model is told `Tool execution blocked: REASON`; AfterTool's deny replaces the result with an error
+whose message is REASON alone, and its additionalContext is added in `<hook_context>`. Any
 `continue: false` ends the turn (stopped); on a tool event the model is told `Agent execution
 stopped by hook: REASON`. A BeforeTool `decision: ask` that nobody at the inspector answered ends
 the turn (ask_unanswered): `gemini -p` 0.61.0 waits for its confirmation dialog, which it cannot
@@ -32,6 +33,7 @@ common fields of templates.GeminiSession.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -64,7 +66,7 @@ JSONObject = dict[str, Any]
 SOURCE = "scenario"
 COMPLETED = "completed"
 PROMPT_BLOCKED = "prompt_blocked"  # BeforeAgent denied: the prompt is dropped
-MODEL_BLOCKED = "model_blocked"  # BeforeModel or AfterModel denied: the turn ends
+MODEL_BLOCKED = "model_blocked"  # BeforeModel or AfterModel denied: no more model calls
 STOPPED = "stopped"  # a hook answered continue: false
 # a BeforeTool hook's ask nobody answered: `gemini -p` waits for a confirmation it cannot show
 ASK_UNANSWERED = "ask_unanswered"
@@ -114,6 +116,16 @@ class GeminiTurnOutcome:
     retry_reasons: list[str] = field(default_factory=list)  # AfterAgent denies: a new prompt
 
 
+class _ModelBlocked(Exception):
+    """A model event's deny: no more model calls this turn; `answer` is the hook's synthetic
+    response's text ("" for none)."""
+
+    def __init__(self, reason: str, answer: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.answer = answer
+
+
 class _TurnEnded(Exception):
     def __init__(self, status: str, reason: str) -> None:
         super().__init__(status)
@@ -151,9 +163,13 @@ class GeminiTurnRunner:
             prompt = await play.prompt(
                 f"{hook_context(context)}\n\n{turn.user}" if context else turn.user
             )
-            for rnd in turn.rounds:
-                await play.round(rnd)
-            outcome.final_content = turn.rounds[-1].content if turn.rounds else ""
+            try:
+                for rnd in turn.rounds:
+                    await play.round(rnd)
+                outcome.final_content = turn.rounds[-1].content if turn.rounds else ""
+            except _ModelBlocked as blocked:  # the turn's model calls end; AfterAgent still fires
+                outcome.status, outcome.reason = MODEL_BLOCKED, blocked.reason
+                outcome.final_content = blocked.answer
             await play.after_agent(prompt, outcome.final_content)
         except _TurnEnded as ended:
             outcome.status, outcome.reason = ended.status, ended.reason
@@ -235,7 +251,10 @@ class _Play:
         if result.stopped:
             raise _TurnEnded(STOPPED, result.reason)
         if result.blocked:
-            raise _TurnEnded(MODEL_BLOCKED, result.reason)
+            answer = synthetic_text(result.specific.get("llm_response"))
+            if answer:
+                self.responses.append(answer)
+            raise _ModelBlocked(result.reason, answer)
 
     async def tool(self, call: ScriptedCall) -> None:
         asked_for = dict(call.arguments)
@@ -291,8 +310,25 @@ class _Play:
                 return
             self.outcome.retry_reasons.append(result.reason)
             await self.prompt(result.reason)
-            await self.round(Round(response))
+            with contextlib.suppress(_ModelBlocked):  # its answer, if any, is in responses
+                await self.round(Round(response))
         raise _TurnEnded(RETRY_LOOP, f"AfterAgent denied {MAX_TURNS} answers in a row")
+
+
+def synthetic_text(response: object) -> str:
+    """The text of a hook's llm_response: its candidates' parts (strings), else its `text`."""
+    if not isinstance(response, dict):
+        return ""
+    candidates = response.get("candidates")
+    parts = [
+        part
+        for candidate in (candidates if isinstance(candidates, list) else [])
+        if isinstance(candidate, dict) and isinstance(candidate.get("content"), dict)
+        for part in candidate["content"].get("parts", [])
+        if isinstance(part, str)
+    ]
+    text = response.get("text")
+    return "".join(parts) or (text if isinstance(text, str) else "")
 
 
 def hook_context(text: str) -> str:

@@ -197,3 +197,20 @@ turns:
     hooks = gemini_hooks(tmp_path, spec(f"cat > {record}", "AfterAgent"))
     await hooks.turn_runner().run(scenario)
     assert json.loads(record.read_text())["prompt_response"] == "Looking first. \nDone."
+
+
+async def test_a_before_model_deny_s_synthetic_answer_is_what_after_agent_reads(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "after.json"
+    synthetic = {"candidates": [{"content": {"role": "model", "parts": ["Synthetic."]}}]}
+    deny = {"decision": "deny", "reason": "no", "hookSpecificOutput": {"llm_response": synthetic}}
+    outcome = await play(
+        tmp_path, spec(reply(0, deny), "BeforeModel"), spec(f"cat > {record}", "AfterAgent")
+    )
+    assert (outcome.status, outcome.final_content, outcome.tool_uses) == (
+        "model_blocked",
+        "Synthetic.",
+        [],
+    )
+    assert json.loads(record.read_text())["prompt_response"] == "Synthetic."
