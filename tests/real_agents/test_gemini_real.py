@@ -257,3 +257,27 @@ def test_a_before_model_deny_skips_the_model_and_after_agent_still_reads_the_ans
     [emulated] = read_calls(log)
     assert emulated.payload["prompt_response"] == real.payload["prompt_response"]
     assert (outcome.status, outcome.final_content) == ("model_blocked", synthetic)
+
+
+def test_an_after_model_deny_keeps_the_calls_from_running_and_after_agent_reads_the_text(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    log = gemini_project.parent / "hooks.jsonl"
+    deny = {"decision": "deny", "reason": REASON}
+    hooks = {
+        "AfterModel": [{"hooks": [{"type": "command", "command": reply(0, deny)}]}],
+        "AfterAgent": [{"hooks": [{"type": "command", "command": recorder(log)}]}],
+    }
+    (gemini_project / ".gemini" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    script = [Reply("Touching.", (shell("touch made.txt"),)), Reply("never")]
+    with FakeGemini(script) as api:
+        gemini_cli.run(gemini_project, PROMPT, api_url=api.url, home=home)
+
+    assert not (gemini_project / "made.txt").exists() and len(api.loop_requests) == 1
+    [real] = read_calls(log)
+    assert real.payload["prompt_response"] == "Touching."
+    log.unlink()
+    outcome = emulate(gemini_project, scenario_like(PROMPT, script))
+    [emulated] = read_calls(log)
+    assert emulated.payload["prompt_response"] == "Touching."
+    assert outcome.status == "model_blocked" and outcome.tool_uses == []

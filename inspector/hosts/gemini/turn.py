@@ -238,6 +238,8 @@ class _Play:
         after = await self.fire(
             AFTER_MODEL, {"llm_request": request, "llm_response": llm_response(rnd.content)}
         )
+        if after.blocked and rnd.content:  # the text came before the hook refused it
+            self.responses.append(rnd.content)
         self._end_if_refused(after)
         if rnd.content:
             self.messages.append({"role": "model", "content": rnd.content})
