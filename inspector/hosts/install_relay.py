@@ -35,15 +35,19 @@ def relay_hook(
     known: tuple[str, ...],
     default: tuple[str, ...],
     default_timeout_s: int,
+    *,
+    quiet: bool = False,
 ) -> RelayHook:
     """The hook `options` ask for: `known` are the events `host` has, `default` those relayed
-    when --events is left out, `default_timeout_s` a handler's timeout when none is given."""
+    when --events is left out, `default_timeout_s` a handler's timeout when none is given;
+    `quiet` for a host that would read the relay's stderr as the hook's answer."""
     project_or_user(host, place)
     events = _events(host, options.events, known, default)
     timeout_s = options.timeout_s or default_timeout_s
     if timeout_s <= 0:
         raise ConfigError("--timeout", f"must be a positive number of seconds, got {timeout_s}")
-    return RelayHook(relay_command(host, timeout_s, options.socket), events, timeout_s)
+    command = relay_command(host, timeout_s, options.socket, quiet=quiet)
+    return RelayHook(command, events, timeout_s)
 
 
 def project_or_user(host: str, place: Place) -> None:
@@ -52,7 +56,7 @@ def project_or_user(host: str, place: Place) -> None:
         raise ConfigError("--config", f"{host} is set with --project or --user")
 
 
-def relay_command(host: str, timeout_s: int, socket: Path | None) -> str:
+def relay_command(host: str, timeout_s: int, socket: Path | None, *, quiet: bool = False) -> str:
     """The hook command, with the same timeout the host gives the handler: this installation's
     Python running the relay's own file (inspector/relay/run.py), so the host finds it whatever
     its PATH, and isolated and without site (-I -S), which starts faster than the console
@@ -61,6 +65,8 @@ def relay_command(host: str, timeout_s: int, socket: Path | None) -> str:
     words += ["--timeout", str(timeout_s)]
     if socket is not None:
         words += ["--socket", str(socket.absolute())]
+    if quiet:
+        words.append("--quiet")
     return shlex.join(words)
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 HOST_FLAG = "--host"
 VALUE_FLAGS = (HOST_FLAG, "--socket", "--connect", "--token-file", "--name", "--timeout")
+QUIET_FLAG = "--quiet"
 MAX_TIMEOUT_S = 86_400
 JSONRPC_HOST = "picoclaw"  # --host picoclaw is the JSON-RPC process-hook relay (relay/main.py)
 
@@ -28,7 +29,7 @@ exits 0 with no output, as if the hook were absent, and says why on stderr."""
 
 
 class CommandArgs(Value):
-    __slots__ = ("connect", "host", "name", "socket", "timeout_ms", "token_file")
+    __slots__ = ("connect", "host", "name", "quiet", "socket", "timeout_ms", "token_file")
 
     def __init__(
         self,
@@ -38,9 +39,11 @@ class CommandArgs(Value):
         token_file: str | None,
         name: str | None,
         timeout_ms: int | None,
+        quiet: bool = False,
     ) -> None:
         self.host, self.socket, self.connect = host, socket, connect
         self.token_file, self.name, self.timeout_ms = token_file, name, timeout_ms
+        self.quiet = quiet
 
 
 def command_host(argv: Sequence[str]) -> str | None:
@@ -108,10 +111,14 @@ def argparse_type(check: Callable[[str], object]) -> Callable[[str], object]:
 
 
 def _flags(argv: Sequence[str]) -> dict[str, str]:
-    """Each flag once, with a value; ValueError for anything else (--help included)."""
+    """Each flag once, with a value (--quiet with none); ValueError for anything else (--help
+    included)."""
     flags: dict[str, str] = {}
     words = iter(argv)
     for word in words:
+        if word == QUIET_FLAG and word not in flags:
+            flags[word] = ""
+            continue
         flag, equals, value = word.partition("=")
         if flag not in VALUE_FLAGS or flag in flags:
             raise ValueError(word)
@@ -135,9 +142,9 @@ def _read(flags: dict[str, str]) -> CommandArgs:
     timeout_ms = milliseconds(timeout) if timeout else None
     if timeout_ms is not None and answer_by_ms(timeout_ms) <= 0:
         raise ValueError("no time to answer")
-    return CommandArgs(
-        host, flags.get("--socket") or None, connect, token_file, flags.get("--name"), timeout_ms
-    )
+    socket = flags.get("--socket") or None
+    name, quiet = flags.get("--name"), QUIET_FLAG in flags
+    return CommandArgs(host, socket, connect, token_file, name, timeout_ms, quiet)
 
 
 def _with_argparse(argv: Sequence[str]) -> CommandArgs:
@@ -149,7 +156,9 @@ def _with_argparse(argv: Sequence[str]) -> CommandArgs:
     if timeout_ms is not None and answer_by_ms(timeout_ms) <= 0:
         parser.error(f"--timeout {timeout_ms / 1000:g} leaves no time to answer")
     socket, token_file = (str(path) if path else None for path in (args.socket, args.token_file))
-    return CommandArgs(args.host, socket, args.connect, token_file, args.name, timeout_ms)
+    return CommandArgs(
+        args.host, socket, args.connect, token_file, args.name, timeout_ms, args.quiet
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,6 +188,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the handler's timeout in the host's config, in seconds (default: the host's, as"
         " the inspector says it: 600 for Claude Code, 10 for j-cli); the relay answers a little"
         " before it",
+    )
+    parser.add_argument(
+        QUIET_FLAG,
+        action="store_true",
+        help="say nothing on stderr, for a host that reads a hook's stderr as its answer when"
+        " stdout is empty (Gemini CLI): with no inspector the event passes in silence",
     )
     return parser
 

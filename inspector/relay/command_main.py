@@ -33,7 +33,7 @@ def main(argv: Sequence[str]) -> int:
         token_file=args.token_file,
     )
     deadline = Deadline(target.timeout_ms)
-    say = Log(target.name).say
+    say = _silent if args.quiet else Log(target.name).say
     stdin = _event_on_stdin(deadline, say)
     if stdin is None:
         output = ABSENT
@@ -68,3 +68,7 @@ def _write(stream: BinaryIO, text: str) -> None:
         stream.flush()
     except OSError:  # the host stopped reading: nothing left to tell it
         pass
+
+
+def _silent(text: str) -> None:
+    """What a --quiet relay says: nothing, so the host never takes it for the hook's answer."""

@@ -53,7 +53,7 @@ def run(quick: bool) -> list[Row]:
         hook.write_text(HOOK)
         direct = f"sh {shlex.quote(str(hook))}"
         socket = folder / "relay.sock"
-        relay = relay_command("gemini", RELAY_TIMEOUT_S, socket)  # as install writes it
+        relay = relay_command("gemini", RELAY_TIMEOUT_S, socket, quiet=True)  # as install writes it
         env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
         series: dict[str | None, list[float]] = {None: [], direct: [], relay: []}

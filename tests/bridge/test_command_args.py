@@ -22,6 +22,7 @@ from inspector.relay.command_args import CommandArgs, _with_argparse, parse
         ["--host=jcli", "--timeout", "1.5", "--name", "agent-1"],
         ["--host", "claude", "--socket", "/tmp/x.sock", "--timeout=90"],
         ["--host", "claude", "--connect", "[::1]:7777", "--token-file", "/tmp/token"],
+        ["--host", "gemini", "--timeout", "60", "--quiet"],
     ],
 )
 def test_the_quick_reading_agrees_with_argparse(argv: list[str]) -> None:
@@ -113,3 +114,14 @@ def test_the_console_script_sends_relay_straight_to_the_relay(tmp_path: Path) ->
     assert done.returncode == 0 and "no hook-inspector at" in said
     assert "inspector.relay.command_main" in modules
     assert not {"inspector.cli", "pathlib", "argparse"} & modules
+
+
+def test_a_quiet_relay_with_no_inspector_says_nothing_and_passes(tmp_path: Path) -> None:
+    """Gemini CLI takes a hook's stderr for its answer when stdout is empty, so the relay
+    install gemini writes must pass in silence."""
+    words = shlex.split(relay_command("gemini", 60, tmp_path / "none.sock", quiet=True))
+    assert words[-1] == "--quiet"
+    done = subprocess.run(
+        words, input=b'{"hook_event_name":"BeforeTool"}', capture_output=True, timeout=20
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")

@@ -64,7 +64,10 @@ class GeminiInstaller:
     no_inspector: tuple[str, ...] = ()
 
     def install(self, place: Place, options: Options) -> str:
-        hook = relay_hook(NAME, place, options, EVENTS, DEFAULT_EVENTS, DEFAULT_TIMEOUT_MS // 1000)
+        # Gemini CLI takes a hook's stderr for its answer when stdout is empty: a relay with no
+        # inspector to reach would put its line before the user and reset BeforeToolSelection.
+        timeout_s = DEFAULT_TIMEOUT_MS // 1000
+        hook = relay_hook(NAME, place, options, EVENTS, DEFAULT_EVENTS, timeout_s, quiet=True)
         file = settings_file(place)
         handler = {
             "name": RELAY_NAME,
