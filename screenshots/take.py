@@ -11,7 +11,8 @@ opened; the OpenClaw example plugin (inspector/examples/openclaw, run by node) a
 its scenario, filtered to its before_tool_call chain; and a live OpenClaw turn handed to the app
 by hook-inspector's own bridge plugin (in a Node process, called as the Gateway calls it), with
 the example's requireApproval open in the prompt; and a real `codex exec` relaying its
-PreToolUse through what `install codex` wrote (codex_live.py). PNGs come from
+PreToolUse through what `install codex` wrote (codex_live.py), and a real `gemini -p` relaying
+its BeforeTool through what `install gemini` wrote (gemini_live.py). PNGs come from
 cairosvg when importable (with fonts-firacode installed they match the SVG pixel for pixel), else
 from rsvg-convert when it is on PATH, else they are skipped with a note.
 """
@@ -178,10 +179,7 @@ class RelayedPreToolUse:
         self._relay: asyncio.subprocess.Process | None = None
 
     def session(self) -> Session:
-        self.config.write_text(ASK_EVERY_BASH, encoding="utf-8")
-        engine = Engine(load_config(self.config))
-        listen = ListenOptions(socket_path=self.socket)
-        return Session(engine, config_path=self.config, watch=False, listen=listen)
+        return listening_session(self.config, ASK_EVERY_BASH, self.socket)
 
     async def __call__(self, pilot: Pilot[int]) -> None:
         app = pilot.app
@@ -208,6 +206,14 @@ class RelayedPreToolUse:
         """The relay ends once the app has closed its listener."""
         if self._relay is not None:
             await asyncio.wait_for(self._relay.wait(), DEADLINE_S)
+
+
+def listening_session(config: Path, hooks: str, socket: Path) -> Session:
+    """The app on `hooks` (written to `config`), listening for relays at `socket`."""
+    config.write_text(hooks, encoding="utf-8")
+    engine = Engine(load_config(config))
+    listen = ListenOptions(socket_path=socket)
+    return Session(engine, config_path=config, watch=False, listen=listen)
 
 
 def has_relayed_row(app: InspectorApp, relay: str = "claude") -> bool:
@@ -379,6 +385,7 @@ async def take_all(root: Path) -> list[Path]:
         await take("openclaw", openclaw_session(), openclaw_chain, settings_dir(root, "g", dark)),
         await take_live("openclaw-live", LiveGateway(), root, settings_dir(root, "h", dark)),
         await take_live("codex-live", live_codex(), root, settings_dir(root, "i", dark)),
+        await take_live("gemini-live", live_gemini(), root, settings_dir(root, "j", dark)),
         await take(
             "light",
             demo_session(),
@@ -393,6 +400,13 @@ def live_codex() -> LiveShot:
     from codex_live import LiveCodex
 
     return LiveCodex()
+
+
+def live_gemini() -> LiveShot:
+    """The live Gemini CLI shot (gemini_live.py), which needs the tests' real Gemini CLI kit."""
+    from gemini_live import LiveGemini
+
+    return LiveGemini()
 
 
 def png_converter() -> Callable[[Path, Path], None] | None:
@@ -414,6 +428,21 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="hook-inspector-shots-") as tmp:
         os.environ[SETTINGS_DIR_ENV] = tmp  # never the user's settings, themes or keymap
         svgs = asyncio.run(take_all(Path(tmp)))
+    write_pngs(svgs)
+    return 0
+
+
+def take_alone(name: str, shot: LiveShot) -> None:
+    """One live shot, as take_all takes it, and its PNG: for a shot's own script."""
+    os.chdir(ROOT)
+    with tempfile.TemporaryDirectory(prefix="hook-inspector-shots-") as tmp:
+        os.environ[SETTINGS_DIR_ENV] = tmp
+        root = Path(tmp)
+        svg = asyncio.run(take_live(name, shot, root, settings_dir(root, "a", "inspector-dark")))
+    write_pngs([svg])
+
+
+def write_pngs(svgs: list[Path]) -> None:
     convert = png_converter()
     if convert is None:
         print(
@@ -421,12 +450,11 @@ def main() -> int:
             "apt-get install fonts-firacode libcairo2 (or apt-get install librsvg2-bin).",
             file=sys.stderr,
         )
-        return 0
+        return
     for svg in svgs:
         png = svg.with_suffix(".png")
         convert(svg, png)
         print(f"wrote {png.relative_to(OUT.parent)}")
-    return 0
 
 
 if __name__ == "__main__":
