@@ -1,7 +1,8 @@
-"""`hook-inspector install HOST` and `uninstall HOST`: put the command relay into Claude Code's
-settings.json or a j-cli hook folder, or the bridge plugin into OpenClaw's openclaw.json, and take
-it out again. Each host's installer does it (inspector/hosts/<name>/install.py); this reads the
-command line and asks the registry for the host named."""
+"""`hook-inspector install HOST` and `uninstall HOST`: put hook-inspector in front of a host's live
+agent (the command relay into its hook settings, or a bridge plugin into its config) and take it
+out again. Each host's installer does it (inspector/hosts/<name>/install.py); this reads the
+command line and asks the registry for the host named. A few flags are one host's own, and their
+help says whose."""
 
 from __future__ import annotations
 
@@ -16,26 +17,26 @@ from inspector.hosts.registry import HOSTS
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     install = commands.add_parser(
-        "install", help="make Claude Code (or j-cli) run its hooks through hook-inspector"
+        "install", help="make an agent run its hooks through hook-inspector"
     )
     _add_where(install)
     install.add_argument(
         "--events",
         metavar="A,B",
-        help="the events to relay (default: Claude Code's session, prompt, tool, notification"
-        " and stop events; every j-cli event)",
+        help="the events to relay (default: the host's usual ones, which its manual page lists)",
     )
     install.add_argument(
         "--matcher",
         metavar="M",
-        help="Claude Code: which tools the tool events relay (default: every tool)",
+        help="which tools the tool events relay, for a host whose hooks match tools (default:"
+        " every tool)",
     )
     install.add_argument(
         "--timeout",
         type=int,
         metavar="S",
         help="the handler's timeout in seconds, which the relay answers within (default: the"
-        " host's, 600 for Claude Code, 10 for j-cli; 60 for OpenClaw's deciding hooks)",
+        f" host's: {_default_timeouts()}; 60 for OpenClaw's deciding hooks)",
     )
     install.add_argument(
         "--socket", type=Path, metavar="PATH", help="the inspector's socket, if not the default"
@@ -75,12 +76,13 @@ def _add_where(parser: argparse.ArgumentParser) -> None:
         "--project",
         type=Path,
         metavar="DIR",
-        help="the project's .claude/settings.json or .jcli/hooks (default: the current folder)",
+        help="the project folder whose hook settings change, where the host keeps them"
+        " (default: the current folder)",
     )
     where.add_argument(
         "--user",
         action="store_true",
-        help="the user's ~/.claude/settings.json or ~/.jdata/agent/hooks instead",
+        help="the user's own hook settings of that host (in the home folder) instead",
     )
     where.add_argument(
         "--config",
@@ -139,6 +141,12 @@ def _installers() -> dict[str, Installer]:
     return {
         host.name: host.installer for host in HOSTS if not isinstance(host.installer, NoInstaller)
     }
+
+
+def _default_timeouts() -> str:
+    """Each command-hook host's handler timeout when its config names none, for --timeout's help."""
+    hosts = (host for host in HOSTS if host.runs_commands)
+    return ", ".join(f"{host.default_timeout_ms // 1000} for {host.label}" for host in hosts)
 
 
 def _no_inspector_choices() -> list[str]:
