@@ -16,8 +16,9 @@ from inspector.hosts.claude.findings import finding
 from inspector.hosts.claude.handlers import DEFAULT_TIMEOUT_S
 from inspector.hosts.claude.install import INSTALLER
 from inspector.hosts.claude.outcome import EventOutcome
-from inspector.hosts.claude.relay_answer import claude_output, edited_input
+from inspector.hosts.claude.relay_answer import EDITED_ON, claude_output
 from inspector.hosts.claude.runtime import claude_runtime
+from inspector.hosts.command_relay_answer import answer_relayed
 from inspector.hosts.command_runtime import CommandRuntime
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.recorded_answer import recorded_answer
@@ -69,21 +70,14 @@ class ClaudeHost:
         return recorded_answer(exchange, shows_stderr=True)
 
     async def answer_relayed(self, runtime: Runtime | None, relayed: Relayed) -> HookOutput:
-        chain = runtime.chain if isinstance(runtime, CommandRuntime) else None
-        if not isinstance(chain, ClaudeHooks):
-            return claude_output(
-                EventOutcome(relayed.event, relayed.payload), edited_input(relayed)
-            )
-        fired = await chain.fire(
-            relayed.event,
-            relayed.payload,
-            source=relayed.source,
-            ask_by=relayed.ask_by,
-            env=relayed.env,
-            live=True,
-            cwd=relayed.cwd,
+        return await answer_relayed(
+            runtime,
+            relayed,
+            chain_type=ClaudeHooks,
+            undecided=EventOutcome,
+            output=claude_output,
+            edits_on=EDITED_ON,
         )
-        return claude_output(fired, edited_input(relayed))
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return ABSENT

@@ -24,7 +24,7 @@ from inspector.hosts.claude.events import (
     USER_PROMPT_SUBMIT,
 )
 from inspector.hosts.claude.outcome import EventOutcome
-from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput
 
 JSONObject = dict[str, Any]
 
@@ -33,17 +33,8 @@ CONTEXT_EVENTS = frozenset(
     {PRE_TOOL_USE, POST_TOOL_USE, POST_TOOL_USE_FAILURE, USER_PROMPT_SUBMIT, SESSION_START}
 )
 _PERMISSION_DECISIONS = frozenset({ALLOW, DENY, ASK, DEFER})
-
-
-def edited_input(relayed: Relayed) -> JSONObject | None:
-    """A held PreToolUse's or PermissionRequest's tool_input as the person changed it, else
-    None."""
-    if relayed.sent is None or relayed.event not in (PRE_TOOL_USE, PERMISSION_REQUEST):
-        return None
-    edited = relayed.payload.get("tool_input")
-    if isinstance(edited, dict) and edited != relayed.sent.get("tool_input"):
-        return edited
-    return None
+# The held events whose tool_input, as a person changed it, goes on as updatedInput.
+EDITED_ON = frozenset({PRE_TOOL_USE, PERMISSION_REQUEST})
 
 
 def claude_output(outcome: EventOutcome, edited_input: JSONObject | None = None) -> HookOutput:

@@ -15,8 +15,9 @@ from inspector.hosts.codex.events import DEFAULT_TIMEOUT_S, EVENTS
 from inspector.hosts.codex.findings import finding
 from inspector.hosts.codex.install import INSTALLER
 from inspector.hosts.codex.outcome import CodexOutcome
-from inspector.hosts.codex.relay_answer import codex_output, edited_input
+from inspector.hosts.codex.relay_answer import EDITED_ON, codex_output
 from inspector.hosts.codex.runtime import codex_runtime
+from inspector.hosts.command_relay_answer import answer_relayed
 from inspector.hosts.command_runtime import CommandRuntime
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.recorded_answer import recorded_answer
@@ -68,19 +69,14 @@ class CodexHost:
         return recorded_answer(exchange, shows_stderr=True)
 
     async def answer_relayed(self, runtime: Runtime | None, relayed: Relayed) -> HookOutput:
-        chain = runtime.chain if isinstance(runtime, CommandRuntime) else None
-        if not isinstance(chain, CodexHooks):
-            return codex_output(CodexOutcome(relayed.event, relayed.payload), edited_input(relayed))
-        fired = await chain.fire(
-            relayed.event,
-            relayed.payload,
-            source=relayed.source,
-            env=relayed.env,
-            live=True,
-            cwd=relayed.cwd,
-            ask_by=relayed.ask_by,
+        return await answer_relayed(
+            runtime,
+            relayed,
+            chain_type=CodexHooks,
+            undecided=CodexOutcome,
+            output=codex_output,
+            edits_on=EDITED_ON,
         )
-        return codex_output(fired, edited_input(relayed))
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return ABSENT  # Codex goes on as if the hook had said nothing

@@ -21,22 +21,13 @@ from inspector.hosts.codex.events import (
     USER_PROMPT_SUBMIT,
 )
 from inspector.hosts.codex.outcome import CodexOutcome
-from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput
 
 JSONObject = dict[str, Any]
 
 CONTEXT_EVENTS = frozenset({PRE_TOOL_USE, POST_TOOL_USE, USER_PROMPT_SUBMIT, SESSION_START})
 _NO_STOP = (PRE_TOOL_USE, PERMISSION_REQUEST)
-
-
-def edited_input(relayed: Relayed) -> JSONObject | None:
-    """A held PreToolUse's tool_input as the person changed it, else None."""
-    if relayed.sent is None or relayed.event != PRE_TOOL_USE:
-        return None
-    edited = relayed.payload.get("tool_input")
-    if isinstance(edited, dict) and edited != relayed.sent.get("tool_input"):
-        return edited
-    return None
+EDITED_ON = frozenset({PRE_TOOL_USE})  # a held PreToolUse's changed tool_input: updatedInput
 
 
 def codex_output(outcome: CodexOutcome, edited: JSONObject | None = None) -> HookOutput:

@@ -9,6 +9,7 @@ from typing import Any
 
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
+from inspector.hosts.command_relay_answer import answer_relayed
 from inspector.hosts.command_runtime import CommandRuntime
 from inspector.hosts.gemini import LABEL, NAME
 from inspector.hosts.gemini.chain import GeminiHooks, run_failed
@@ -17,7 +18,7 @@ from inspector.hosts.gemini.events import EVENTS
 from inspector.hosts.gemini.findings import finding
 from inspector.hosts.gemini.install import INSTALLER
 from inspector.hosts.gemini.outcome import EventOutcome
-from inspector.hosts.gemini.relay_answer import edited_input, gemini_output
+from inspector.hosts.gemini.relay_answer import EDITED_ON, gemini_output
 from inspector.hosts.gemini.runtime import gemini_runtime
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.recorded_answer import recorded_answer
@@ -69,20 +70,14 @@ class GeminiHost:
         return recorded_answer(exchange, shows_stderr=True)
 
     async def answer_relayed(self, runtime: Runtime | None, relayed: Relayed) -> HookOutput:
-        chain = runtime.chain if isinstance(runtime, CommandRuntime) else None
-        edited = edited_input(relayed)
-        if not isinstance(chain, GeminiHooks):
-            return gemini_output(EventOutcome(relayed.event, relayed.payload), edited)
-        fired = await chain.fire(
-            relayed.event,
-            relayed.payload,
-            source=relayed.source,
-            ask_by=relayed.ask_by,
-            env=relayed.env,
-            live=True,
-            cwd=relayed.cwd,
+        return await answer_relayed(
+            runtime,
+            relayed,
+            chain_type=GeminiHooks,
+            undecided=EventOutcome,
+            output=gemini_output,
+            edits_on=EDITED_ON,
         )
-        return gemini_output(fired, edited)
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return ABSENT

@@ -13,19 +13,12 @@ from typing import Any
 from inspector.hosts.gemini.chain import with_tool_input
 from inspector.hosts.gemini.events import BEFORE_TOOL
 from inspector.hosts.gemini.outcome import EventOutcome
-from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput
 
 JSONObject = dict[str, Any]
 
 
-def edited_input(relayed: Relayed) -> JSONObject | None:
-    """A held BeforeTool's tool_input as the person changed it, else None."""
-    if relayed.sent is None or relayed.event != BEFORE_TOOL:
-        return None
-    edited = relayed.payload.get("tool_input")
-    if isinstance(edited, dict) and edited != relayed.sent.get("tool_input"):
-        return edited
-    return None
+EDITED_ON = frozenset({BEFORE_TOOL})  # a held BeforeTool's changed tool_input goes on
 
 
 def gemini_output(outcome: EventOutcome, edited: JSONObject | None = None) -> HookOutput:
