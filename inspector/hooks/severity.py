@@ -2,10 +2,12 @@
 
 A small heuristic, not a security boundary:
 
-- shell tools (exec, shell, bash, ...): `critical` when the command could wreck the machine
-  (rm -rf of / or ~, mkfs, dd onto a device, a fork bomb, chmod 777 /, a download piped into a
-  shell), `high` for other destructive or privileged commands (sudo, rm -r/-f, git push --force,
-  git reset --hard, kill, shutdown, DROP TABLE, ...), `medium` otherwise: a shell runs anything;
+- shell tools (a name that is or holds exec, shell, bash, ...: OpenClaw's exec, Claude Code's
+  Bash, Codex's exec_command, Gemini CLI's run_shell_command): `critical` when the command could
+  wreck the machine (rm -rf of / or ~, mkfs, dd onto a device, a fork bomb, chmod 777 /, a
+  download piped into a shell), `high` for other destructive or privileged commands (sudo,
+  rm -r/-f, git push --force, git reset --hard, kill, shutdown, DROP TABLE, ...), `medium`
+  otherwise: a shell runs anything;
 - tools whose name says they delete: `high`;
 - tools whose name says they write, send or start something: `medium`, `high` when an argument
   points at a sensitive path (/etc, ~/.ssh, .env, ...);
@@ -21,7 +23,8 @@ from typing import Any, Literal
 
 Severity = Literal["low", "medium", "high", "critical"]
 
-SHELL_TOOLS = frozenset({"exec", "shell", "bash", "sh", "zsh", "run_command", "terminal"})
+SHELL_WORDS = frozenset({"exec", "shell", "bash", "sh", "zsh", "terminal"})
+SHELL_TOOLS = frozenset({"run_command"})
 DELETE_WORDS = frozenset({"delete", "remove", "rm", "unlink", "drop", "destroy", "kill"})
 WRITE_WORDS = frozenset(
     {"write", "edit", "append", "create", "update", "patch", "move", "rename", "copy", "save",
@@ -67,7 +70,7 @@ SENSITIVE_PATH = re.compile(
 
 def severity_of(tool: str, arguments: Any) -> Severity:
     words = set(re.split(r"[^a-z0-9]+", tool.lower())) - {""}
-    if tool.lower() in SHELL_TOOLS:
+    if tool.lower() in SHELL_TOOLS or words & SHELL_WORDS:
         return _shell_severity(_command_text(arguments))
     sensitive = bool(SENSITIVE_PATH.search(_strings(arguments)))
     if words & DELETE_WORDS:

@@ -368,6 +368,14 @@ async def test_a_caller_that_gives_up_withdraws_its_prompt() -> None:
         ("exec", {"command": ["sudo", "apt", "install", "x"]}, "high"),
         ("exec", {"command": "rm -r build"}, "high"),
         ("exec", {"command": "git push --force origin main"}, "high"),
+        ("Bash", {"command": "rm -rf build"}, "high"),  # Claude Code's and Codex's shell
+        ("run_shell_command", {"command": "rm -rf build"}, "high"),  # Gemini CLI's
+        (
+            "exec_command",
+            {"cmd": "mkfs.ext4 /dev/sdb1"},
+            "critical",
+        ),  # Codex's, as the model calls it
+        ("run_shell_command", {"command": "ls"}, "medium"),
         ("read_file", {"path": "notes.txt"}, "low"),
         ("read_file", {"path": "/etc/shadow"}, "medium"),
         ("write_file", {"path": "notes.txt", "content": "x"}, "medium"),
