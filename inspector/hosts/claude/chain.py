@@ -11,27 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from inspector.config.model import CommandHookSpec, Defaults
-from inspector.hooks.approvals import (
-    ASK_AGENT,
-    TIMEOUT,
-    ApprovalPrompt,
-    Approvals,
-    EarlierAnswer,
-    Resolution,
-)
-from inspector.hooks.approvals import (
-    DENY as DENY_VERDICT,
-)
+from inspector.hooks.approvals import ASK_AGENT, Approvals
 from inspector.hooks.command_hook import CommandHook
 from inspector.hooks.http_hook import HttpHook
-from inspector.hooks.severity import severity_of
 from inspector.hosts.claude.answer import ALLOW, ASK, CONTINUE, DENY, ERROR, read_answer
 from inspector.hosts.claude.events import MATCH_FIELDS, PERMISSION_REQUEST, PRE_TOOL_USE, matches
 from inspector.hosts.claude.findings import (
@@ -61,6 +49,7 @@ from inspector.hosts.claude.permission_rules import parse_rule
 from inspector.hosts.claude.templates import example_payload, hook_env
 from inspector.hosts.claude.turn import ClaudeTurnRunner
 from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
+from inspector.hosts.command_approval import ask_the_person, earlier_answers
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange
 from inspector.pipeline.gate import Gate, GatedCommandHook
@@ -72,7 +61,6 @@ SHELL = ("/bin/sh", "-c")  # Claude Code's shell form on Linux and macOS
 # Claude Code's dialog waits as long as the user takes; the inspector's prompt counts down like
 # an approval hook's and denies when the time is up.
 ASK_TIMEOUT_MS = Defaults().approval_timeout_ms
-CLOSED = "closed"
 AGENT = "Claude Code"
 
 
@@ -272,34 +260,20 @@ class ClaudeHooks:
         payload = outcome.payload
         askers = [run for run in outcome.runs if run.answer.action == ASK] or list(outcome.runs)
         tool = payload.get("tool_name")
-        tool = tool if isinstance(tool, str) else ""
-        arguments = outcome.updated_input or payload.get("tool_input")
-        arguments = arguments if isinstance(arguments, dict) else {}
-        now = time.monotonic()
-        timeout_s = self.ask_timeout_ms / 1000
-        if ask_by is not None:
-            timeout_s = max(0.0, min(timeout_s, ask_by - now))
-        prompt = ApprovalPrompt(
-            id=self.approvals.new_prompt_id(),
-            exchange=askers[0].exchange.seq if askers else 0,
-            hook=", ".join(run.hook for run in askers) or outcome.event,
-            tool=tool,
-            arguments=arguments,
-            agent_id="",
-            session_key=str(payload.get("session_id") or ""),
-            turn_id=turn or "",
+        resolution = await ask_the_person(
+            self.approvals,
+            event=outcome.event,
+            payload=payload,
+            askers=askers,
+            tool=tool if isinstance(tool, str) else "",
+            arguments=outcome.updated_input or payload.get("tool_input"),
             # The askers are listed too: their permissionDecisionReason is what the user sees.
-            earlier=tuple(
-                EarlierAnswer(run.hook, run.answer.action, run.answer.reason)
-                for run in outcome.runs
-            ),
-            severity=severity_of(tool, arguments),
-            deadline=now + timeout_s,
-            timeout_s=timeout_s,
-            on_timeout="deny",
+            earlier=earlier_answers(outcome.runs),
+            turn=turn,
+            timeout_ms=self.ask_timeout_ms,
+            ask_by=ask_by,
             agent_asks=AGENT if live and outcome.event == PRE_TOOL_USE else "",
         )
-        resolution = await self._wait(prompt)
         if resolution.verdict == ASK_AGENT:
             return replace(outcome, verdict=ASK, by=(resolution.by,), resolution=resolution)
         if resolution.approved:
@@ -325,16 +299,6 @@ class ClaudeHooks:
         if outcome.winner is not None:
             self.journal.add_findings(outcome.winner.exchange, ask_left_to_agent(AGENT))
         return outcome
-
-    async def _wait(self, prompt: ApprovalPrompt) -> Resolution:
-        def deny() -> Resolution:
-            reason = self.approvals.no_answer(prompt, "on timeout: deny")
-            return Resolution(False, reason, DENY_VERDICT, TIMEOUT)
-
-        resolution = await self.approvals.ask(prompt, deny)
-        if resolution is None:
-            return Resolution(False, "the inspector closed unanswered", DENY_VERDICT, CLOSED)
-        return resolution
 
     # ---- the journal -----------------------------------------------------------------------
 

@@ -11,25 +11,14 @@ Nobody at the inspector (serve, a headless run): nobody is asked."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
-from inspector.hooks.approvals import (
-    ASK_AGENT,
-    TIMEOUT,
-    ApprovalPrompt,
-    Approvals,
-    EarlierAnswer,
-    Resolution,
-)
-from inspector.hooks.approvals import DENY as DENY_VERDICT
-from inspector.hooks.severity import severity_of
+from inspector.hooks.approvals import ASK_AGENT, Approvals, EarlierAnswer
 from inspector.hosts.codex import LABEL
 from inspector.hosts.codex.answer import ALLOW, BLOCK, CONTINUE
 from inspector.hosts.codex.events import PERMISSION_REQUEST, PRE_TOOL_USE
 from inspector.hosts.codex.outcome import CodexOutcome
-
-CLOSED = "closed"
+from inspector.hosts.command_approval import ask_the_person
 
 
 def asks_person(outcome: CodexOutcome, approvals: Approvals) -> bool:
@@ -51,45 +40,25 @@ async def ask_person(
 ) -> CodexOutcome:
     payload = outcome.payload
     tool = payload.get("tool_name")
-    tool = tool if isinstance(tool, str) else ""
-    arguments = payload.get("tool_input")
-    arguments = arguments if isinstance(arguments, dict) else {}
-    now = time.monotonic()
-    timeout_s = timeout_ms / 1000
-    if ask_by is not None:
-        timeout_s = max(0.0, min(timeout_s, ask_by - now))
-    askers = [run for run in outcome.runs if run.answer.asks] or list(outcome.runs)
-    prompt = ApprovalPrompt(
-        id=approvals.new_prompt_id(),
-        exchange=askers[0].exchange.seq if askers else 0,
-        hook=", ".join(run.hook for run in askers) or outcome.event,
-        tool=tool,
-        arguments=arguments,
-        agent_id="",
-        session_key=str(payload.get("session_id") or ""),
-        turn_id=turn or "",
+    resolution = await ask_the_person(
+        approvals,
+        event=outcome.event,
+        payload=payload,
+        askers=[run for run in outcome.runs if run.answer.asks] or list(outcome.runs),
+        tool=tool if isinstance(tool, str) else "",
+        arguments=payload.get("tool_input"),
         earlier=tuple(
             EarlierAnswer(
                 run.hook, "ask" if run.answer.asks else run.answer.action, run.answer.reason
             )
             for run in outcome.runs
         ),
-        severity=severity_of(tool, arguments),
-        deadline=now + timeout_s,
-        timeout_s=timeout_s,
-        on_timeout="deny",
+        turn=turn,
+        timeout_ms=timeout_ms,
+        ask_by=ask_by,
         # Codex has its own review of a permission request, none of a PreToolUse
         agent_asks=LABEL if outcome.event == PERMISSION_REQUEST else "",
     )
-
-    def deny() -> Resolution:
-        return Resolution(
-            False, approvals.no_answer(prompt, "on timeout: deny"), DENY_VERDICT, TIMEOUT
-        )
-
-    resolution = await approvals.ask(prompt, deny)
-    if resolution is None:
-        resolution = Resolution(False, "the inspector closed unanswered", DENY_VERDICT, CLOSED)
     if resolution.verdict == ASK_AGENT:
         return replace(outcome, by=(resolution.by,))
     if resolution.approved:

@@ -12,24 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from inspector.config.model import CommandHookSpec, Defaults
-from inspector.hooks.approvals import (
-    ASK_AGENT,
-    TIMEOUT,
-    ApprovalPrompt,
-    Approvals,
-    EarlierAnswer,
-    Resolution,
-)
-from inspector.hooks.approvals import DENY as DENY_VERDICT
+from inspector.hooks.approvals import ASK_AGENT, Approvals
 from inspector.hooks.command_hook import CommandHook
-from inspector.hooks.severity import severity_of
+from inspector.hosts.command_approval import ask_the_person, earlier_answers
 from inspector.hosts.gemini import NAME
 from inspector.hosts.gemini.answer import ERROR, read_answer
 from inspector.hosts.gemini.events import (
@@ -204,34 +195,19 @@ class GeminiHooks:
         """The person decides a BeforeTool the hooks asked about: allow, deny (with why), or
         for a live Gemini CLI its own confirmation dialog (the answer stays `ask`)."""
         payload = outcome.payload
-        askers = [run for run in outcome.runs if run.answer.action == "ask"]
-        tool = str(payload.get("tool_name") or "")
-        arguments = outcome.tool_input or payload.get("tool_input")
-        arguments = arguments if isinstance(arguments, dict) else {}
-        now = time.monotonic()
-        timeout_s = self.ask_timeout_ms / 1000
-        if ask_by is not None:
-            timeout_s = max(0.0, min(timeout_s, ask_by - now))
-        prompt = ApprovalPrompt(
-            id=self.approvals.new_prompt_id(),
-            exchange=askers[0].exchange.seq if askers else 0,
-            hook=", ".join(run.hook for run in askers) or outcome.event,
-            tool=tool,
-            arguments=arguments,
-            agent_id="",
-            session_key=str(payload.get("session_id") or ""),
-            turn_id=turn or "",
-            earlier=tuple(
-                EarlierAnswer(run.hook, run.answer.action, run.answer.reason)
-                for run in outcome.runs
-            ),
-            severity=severity_of(tool, arguments),
-            deadline=now + timeout_s,
-            timeout_s=timeout_s,
-            on_timeout="deny",
+        resolution = await ask_the_person(
+            self.approvals,
+            event=outcome.event,
+            payload=payload,
+            askers=[run for run in outcome.runs if run.answer.action == "ask"],
+            tool=str(payload.get("tool_name") or ""),
+            arguments=outcome.tool_input or payload.get("tool_input"),
+            earlier=earlier_answers(outcome.runs),
+            turn=turn,
+            timeout_ms=self.ask_timeout_ms,
+            ask_by=ask_by,
             agent_asks=AGENT if live else "",
         )
-        resolution = await self._wait(prompt)
         if resolution.verdict == ASK_AGENT:
             return replace(outcome, by=(resolution.by,))
         decided = dict(outcome.merged or {})
@@ -240,16 +216,6 @@ class GeminiHooks:
         else:
             decided |= {"decision": "deny", "reason": resolution.reason}
         return replace(outcome, merged=decided, by=(resolution.by,))
-
-    async def _wait(self, prompt: ApprovalPrompt) -> Resolution:
-        def deny() -> Resolution:
-            reason = self.approvals.no_answer(prompt, "on timeout: deny")
-            return Resolution(False, reason, DENY_VERDICT, TIMEOUT)
-
-        resolution = await self.approvals.ask(prompt, deny)
-        if resolution is None:
-            return Resolution(False, "the inspector closed unanswered", DENY_VERDICT, "closed")
-        return resolution
 
     def _record(self, outcome: EventOutcome, source: str, turn: str | None) -> None:
         chain: list[dict[str, Any]] = [
