@@ -1,6 +1,7 @@
 """What a command host's chain journals once an event's hooks have run (or a person has
-answered): one Decision for the stage, naming each run in the order the host lists them; and the
-tool input a person changed while the event was held at its entry, which the tool gets too."""
+answered): one Decision for the stage, naming each run in the order the host lists them (and
+each hook not run for repeating another's command); and the tool input a person changed while
+the event was held at its entry, which the tool gets too."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ JSONObject = dict[str, Any]
 def chain_entry(hook: str, action: str, exchange: Exchange) -> JSONObject:
     """One run in a Decision's chain."""
     return {"hook": hook, "action": action, "exchange": exchange.seq, "status": exchange.status}
+
+
+def duplicate_entry(hook: str, kept: str) -> JSONObject:
+    """A hook in a Decision's chain that did not run: it repeats `kept`'s."""
+    return {"hook": hook, "action": "deduplicated", "same_as": kept}
 
 
 def event_decision(

@@ -50,6 +50,12 @@ from inspector.hosts.claude.templates import example_payload, hook_env
 from inspector.hosts.claude.turn import ClaudeTurnRunner
 from inspector.hosts.claude.versions import NEWEST, ClaudeVersion
 from inspector.hosts.command_approval import ask_the_person, earlier_answers
+from inspector.hosts.event_record import (
+    chain_entry,
+    duplicate_entry,
+    edited_tool_input,
+    event_decision,
+)
 from inspector.journal.journal import Journal
 from inspector.journal.records import Decision, Exchange
 from inspector.pipeline.gate import Gate, GatedCommandHook
@@ -169,7 +175,7 @@ class ClaudeHooks:
             entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
             if entered is None:
                 return EventOutcome(event, payload)
-            edited_input = _edited_tool_input(event, payload, entered)
+            edited_input = edited_tool_input(payload, entered) if event == PRE_TOOL_USE else None
             payload = entered
         first: dict[str, ClaudeHook] = {}
         duplicates = []
@@ -319,34 +325,21 @@ class ClaudeHooks:
         )
 
     def _record(self, outcome: EventOutcome, source: str, turn: str | None) -> None:
-        chain: list[dict[str, Any]] = [
-            {
-                "hook": run.hook,
-                "action": run.answer.action,
-                "exchange": run.exchange.seq,
-                "status": run.exchange.status,
-            }
-            for run in outcome.runs
-        ]
-        chain += [
-            {"hook": hook, "action": "deduplicated", "same_as": kept}
-            for hook, kept in outcome.duplicates
-        ]
+        chain = [chain_entry(run.hook, run.answer.action, run.exchange) for run in outcome.runs]
+        chain += [duplicate_entry(hook, kept) for hook, kept in outcome.duplicates]
         if outcome.resolution is not None:
             chain.append({"hook": outcome.resolution.by, "action": outcome.resolution.verdict})
-        tool = outcome.payload.get("tool_name")
-        self.journal.append(
-            Decision(
-                stage=outcome.event,
-                verdict=outcome.verdict,
-                by=", ".join(outcome.by),
-                reason=outcome.reason,
-                source=source,
-                turn=turn,
-                tool=tool if isinstance(tool, str) else None,
-                chain=chain,
-            )
+        decision = event_decision(
+            outcome.event,
+            outcome.payload,
+            verdict=outcome.verdict,
+            by=outcome.by,
+            reason=outcome.reason,
+            source=source,
+            turn=turn,
+            chain=chain,
         )
+        self.journal.append(decision)
 
 
 def run_failed(exchange: Exchange) -> bool:
@@ -357,11 +350,3 @@ def run_failed(exchange: Exchange) -> bool:
 def _undecided_permission(outcome: EventOutcome) -> bool:
     """A PermissionRequest none of the hooks answered: Claude Code is about to ask its user."""
     return outcome.event == PERMISSION_REQUEST and outcome.verdict == CONTINUE
-
-
-def _edited_tool_input(event: str, sent: JSONObject, entered: JSONObject) -> JSONObject | None:
-    """A PreToolUse's tool_input as a person changed it at the entry, else None."""
-    if event != PRE_TOOL_USE or entered.get("tool_input") == sent.get("tool_input"):
-        return None
-    edited = entered.get("tool_input")
-    return edited if isinstance(edited, dict) else None

@@ -21,6 +21,12 @@ from inspector.config.model import CommandHookSpec, Defaults
 from inspector.hooks.approvals import ASK_AGENT, Approvals
 from inspector.hooks.command_hook import CommandHook
 from inspector.hosts.command_approval import ask_the_person, earlier_answers
+from inspector.hosts.event_record import (
+    chain_entry,
+    duplicate_entry,
+    edited_tool_input,
+    event_decision,
+)
 from inspector.hosts.gemini import NAME
 from inspector.hosts.gemini.answer import ERROR, read_answer
 from inspector.hosts.gemini.events import (
@@ -34,7 +40,7 @@ from inspector.hosts.gemini.outcome import EventOutcome, HookRun, merge
 from inspector.hosts.gemini.templates import GeminiSession, example_payload
 from inspector.hosts.gemini.turn import GeminiTurnRunner
 from inspector.journal.journal import Journal
-from inspector.journal.records import Decision, Exchange
+from inspector.journal.records import Exchange
 from inspector.pipeline.gate import Gate, GatedCommandHook
 
 JSONObject = dict[str, Any]
@@ -114,7 +120,7 @@ class GeminiHooks:
             entered = await self.gate.enter_event(event, payload, source=source, turn=turn)
             if entered is None:
                 return EventOutcome(event, payload)
-            edited = _edited_tool_input(event, payload, entered)
+            edited = edited_tool_input(payload, entered) if event == BEFORE_TOOL else None
             payload = entered
         first: dict[tuple[str, str], CommandHook] = {}
         duplicates = []
@@ -218,43 +224,22 @@ class GeminiHooks:
         return replace(outcome, merged=decided, by=(resolution.by,))
 
     def _record(self, outcome: EventOutcome, source: str, turn: str | None) -> None:
-        chain: list[dict[str, Any]] = [
-            {
-                "hook": run.hook,
-                "action": run.answer.action,
-                "exchange": run.exchange.seq,
-                "status": run.exchange.status,
-            }
-            for run in outcome.runs
-        ]
-        chain += [
-            {"hook": hook, "action": "deduplicated", "same_as": kept}
-            for hook, kept in outcome.duplicates
-        ]
+        chain = [chain_entry(run.hook, run.answer.action, run.exchange) for run in outcome.runs]
+        chain += [duplicate_entry(hook, kept) for hook, kept in outcome.duplicates]
         deciders = list(outcome.by) or [
             run.hook for run in outcome.runs if run.answer.action == outcome.verdict
         ]
-        tool = outcome.payload.get("tool_name")
-        self.journal.append(
-            Decision(
-                stage=outcome.event,
-                verdict=outcome.verdict,
-                by=", ".join(deciders),
-                reason=outcome.reason if outcome.stopped or outcome.blocked else "",
-                source=source,
-                turn=turn,
-                tool=tool if isinstance(tool, str) else None,
-                chain=chain,
-            )
+        decision = event_decision(
+            outcome.event,
+            outcome.payload,
+            verdict=outcome.verdict,
+            by=deciders,
+            reason=outcome.reason if outcome.stopped or outcome.blocked else "",
+            source=source,
+            turn=turn,
+            chain=chain,
         )
-
-
-def _edited_tool_input(event: str, sent: JSONObject, entered: JSONObject) -> JSONObject | None:
-    """A BeforeTool's tool_input as a person changed it at the entry, else None."""
-    edited = entered.get("tool_input")
-    if event != BEFORE_TOOL or edited == sent.get("tool_input") or not isinstance(edited, dict):
-        return None
-    return edited
+        self.journal.append(decision)
 
 
 def with_tool_input(outcome: EventOutcome, tool_input: JSONObject) -> EventOutcome:
