@@ -25,12 +25,11 @@ hook they concern.
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from inspector.config.checks import SCRIPT_SUFFIXES, did_you_mean
-from inspector.config.document import Document, KeyPath, format_key
+from inspector.config.checks import did_you_mean
+from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 from inspector.config.fields import (
     describe,
@@ -41,6 +40,8 @@ from inspector.config.fields import (
     want_str_list,
 )
 from inspector.config.files import read_config_text
+from inspector.config.hook_names import HookNames, command_label
+from inspector.config.hook_names import unknown_keys as unknown_settings
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
 from inspector.config.warning import ConfigWarning
@@ -156,7 +157,7 @@ class _Reader:
         self.disable_all = False
         self.env_limit: tuple[str, ...] | None = None  # httpHookAllowedEnvVars, merged
         self.url_limit: tuple[str, ...] | None = None  # allowedHttpHookUrls, merged
-        self._names: set[str] = set()
+        self._names = HookNames()
 
     def read(self, doc: Document, level: str) -> None:
         if not isinstance(doc.data, dict):
@@ -222,8 +223,8 @@ class _Reader:
         doc, path = where.doc, where.path
         entry = want_map(doc, path, handler)
         read = read_handler(doc, path, entry, where.event)
-        label = _label(read.target) if read.kind == "command" else read.kind
-        name = self._name(where.event, label)
+        label = command_label(read.target) if read.kind == "command" else read.kind
+        name = self._names.name(where.event, label)
         for key, message in unknown_keys(read.kind, entry):
             self.warn(doc, (*path, key), "claude-unknown-setting", message, name)
         for key, code, message in read.warnings:
@@ -232,15 +233,6 @@ class _Reader:
             message = f"{read.kind} handler, not run: {read.cannot_run}"
             self.warn(doc, (*path, "type"), "claude-handler-not-run", message, name)
         self._add(where, name, read)
-
-    def _name(self, event: str, label: str) -> str:
-        name = base = f"{event}:{label}"
-        count = 1
-        while name in self._names:
-            count += 1
-            name = f"{base}#{count}"
-        self._names.add(name)
-        return name
 
     def _add(self, where: _Group, name: str, read: ReadHandler) -> None:
         spec = CommandHookSpec(
@@ -269,28 +261,12 @@ class _Reader:
         known: frozenset[str],
         hook: str | None,
     ) -> None:
-        for key in entry:
-            if key not in known:
-                message = f"{key}: ignored{did_you_mean(key, known)}"
-                self.warn(doc, (*path, key), "claude-unknown-setting", message, hook)
+        def warn(where: KeyPath, message: str, hook: str | None) -> None:
+            self.warn(doc, where, "claude-unknown-setting", message, hook)
+
+        unknown_settings(path, entry, known, hook, warn)
 
     def warn(
         self, doc: Document, path: KeyPath, code: str, message: str, hook: str | None = None
     ) -> None:
-        self.warnings.append(
-            ConfigWarning(
-                doc.file, finding(code, message), doc.line_of(path), format_key(path) or None, hook
-            )
-        )
-
-
-def _label(command: str) -> str:
-    """The script a command runs, else its first word: `python3 "$D/guard.py"` -> guard.py."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    for word in words:
-        if Path(word).suffix in SCRIPT_SUFFIXES:
-            return Path(word).name
-    return Path(words[0]).name or words[0]
+        self.warnings.append(ConfigWarning.at(doc, path, finding(code, message), hook))
