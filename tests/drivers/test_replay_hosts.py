@@ -50,9 +50,15 @@ def replay(journal: Path, project: Path, *more: str) -> subprocess.CompletedProc
 
 
 def runs(journal: Path) -> list[dict[str, Any]]:
-    """The recorded command-hook runs that got an answer."""
-    records = [json.loads(line) for line in journal.read_text().splitlines()]
-    return [r for r in records if r["type"] == "exchange" and r["status"] != "not_sent"]
+    """The recorded command-hook runs that got an answer, each as last saved: a run touched
+    after a flush wrote it (the action its host took, on a slow machine) has a second line with
+    the same seq."""
+    latest: dict[int, dict[str, Any]] = {}
+    for line in journal.read_text().splitlines():
+        record = json.loads(line)
+        if record["type"] == "exchange":
+            latest[record["seq"]] = record
+    return [r for r in latest.values() if r["status"] != "not_sent"]
 
 
 def run_of(journal: Path, hook: str, answer: str) -> dict[str, Any]:
