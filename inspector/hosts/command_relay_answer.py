@@ -1,8 +1,8 @@
 """A command host's answer to a call its relay brought from a live agent: the host's chain (if
 the runtime has one) fires the event live, with the relayed call's deadline, variables and
 folder, and the host writes the outcome as its own hook output. Without the host's chain, the
-host writes an outcome nobody decided. A held call's tool input a person changed is sent on on
-the events where the host lets a hook change it."""
+host writes an outcome nobody decided. On the events where the host lets a hook change the tool
+input, a held call's tool input as a person changed it goes on with the answer."""
 
 from __future__ import annotations
 
