@@ -30,6 +30,7 @@ from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, field, want_bool, want_map, want_str, want_str_list
 from inspector.config.files import read_config_text
 from inspector.config.hook_names import HookNames, command_label, unknown_keys
+from inspector.config.json_comments import without_comments
 from inspector.config.model import CommandHookSpec, Config
 from inspector.config.parse import parse_json
 from inspector.config.warning import ConfigWarning
@@ -65,7 +66,9 @@ def read_gemini(path: str | Path) -> GeminiSettings:
         sources.insert(0, (USER, user_file))
     reader = _Reader()
     for level, file in sources:
-        reader.read(parse_json(str(file), read_config_text(file)), level)
+        # Gemini CLI reads settings.json through strip-json-comments: comments are allowed
+        text = without_comments(read_config_text(file))
+        reader.read(parse_json(str(file), text), level)
     specs = tuple(replace(spec, priority=index) for index, spec in enumerate(reader.specs))
     if not reader.enabled:
         specs = tuple(replace(spec, enabled=False) for spec in specs)

@@ -108,3 +108,15 @@ def test_a_matcher_on_an_event_without_one_is_a_warning(tmp_path: Path) -> None:
 def test_a_folder_without_settings_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"no \.gemini/settings\.json here"):
         read_gemini(tmp_path)
+
+
+def test_settings_with_comments_are_read_as_gemini_cli_reads_them(tmp_path: Path) -> None:
+    """Gemini CLI 0.61.0 reads settings.json through strip-json-comments (settings.ts)."""
+    project = tmp_path / "project"
+    (project / ".gemini").mkdir(parents=True)
+    (project / ".gemini" / "settings.json").write_text(
+        '{\n  // the guard\n  "hooks": {"BeforeTool": [{"matcher": "run_shell_command", /* x */\n'
+        '    "hooks": [{"type": "command", "command": "true", "name": "guard"}]}]}\n}\n'
+    )
+    [spec] = read_gemini(project).config.command_hooks
+    assert (spec.event, spec.matcher, spec.command) == ("BeforeTool", "run_shell_command", "true")
