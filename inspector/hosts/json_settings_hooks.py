@@ -52,7 +52,8 @@ def merge(
     hooks = _hooks_of(doc, settings)
     if hooks is None:
         hooks = settings["hooks"] = {}
-    _remove_ours(hooks, kind_of, keep={})
+    backup = Backup(file)  # beside the path the user named, a link or not
+    _remove_ours(hooks, kind_of, keep=_hooks_in(backup.content()))
     for event in events:
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
@@ -63,7 +64,6 @@ def merge(
         if matcher is not None and event in tool_events:
             group = {"matcher": matcher, **group}
         groups.append(group)
-    backup = Backup(file)  # beside the path the user named, a link or not
     saved = backup.keep() if doc is not None else None
     return saved, write_through(file, json_text(settings))
 
@@ -109,12 +109,12 @@ def _hooks_of(doc: Document | None, settings: JSONObject) -> JSONObject | None:
 
 def _remove_ours(hooks: JSONObject, kind_of: KindOf, *, keep: JSONObject) -> list[str]:
     """Take every handler `kind_of` names out of `hooks`, with the groups and event lists left
-    empty by that (unless `keep`, the file before install, had them empty too). Returns the
-    kind of each one taken out."""
+    empty by that (unless `keep`, the file before install, had them empty too); a list that
+    was empty already is the user's and stays. Returns the kind of each one taken out."""
     removed: list[str] = []
     for event in list(hooks):
         groups = hooks[event]
-        if not isinstance(groups, list):
+        if not isinstance(groups, list) or not groups:
             continue
         for group in list(groups):
             handlers = group.get("hooks") if isinstance(group, dict) else None

@@ -202,3 +202,32 @@ def test_jcli_leaves_a_folder_of_that_name_it_did_not_write(
     assert main(["uninstall", "jcli", "--project", str(tmp_path)]) == 2
     assert "not hook-inspector's" in capsys.readouterr().err
     assert (theirs / "HOOK.yaml").read_text() == "events: [stop]\ncommand: ./mine.sh\n"
+
+
+@pytest.mark.parametrize(
+    "mine", [b'{"hooks": {"SubagentStop": []}}\n', b'{"hooks": {}}\n', b'{"hooks": {"Stop": []}}\n']
+)
+def test_the_users_empty_event_lists_and_hooks_stay_through_install_and_uninstall(
+    project: Path, mine: bytes
+) -> None:
+    file = settings_of(project)
+    file.write_bytes(mine)
+    assert main(["install", "claude", "--project", str(project), "--events", "Stop"]) == 0
+    assert main(["install", "claude", "--project", str(project), "--events", "PreToolUse"]) == 0
+    installed = json.loads(file.read_bytes())["hooks"]
+    assert json.loads(mine)["hooks"].items() <= {**installed, "Stop": []}.items()
+    assert main(["uninstall", "claude", "--project", str(project)]) == 0
+    assert file.read_bytes() == mine
+
+
+def test_an_empty_event_list_added_after_install_stays_when_the_relay_goes(
+    project: Path,
+) -> None:
+    file = settings_of(project)
+    file.write_bytes(USERS_SETTINGS)
+    assert main(["install", "claude", "--project", str(project)]) == 0
+    settings = json.loads(file.read_text())
+    settings["hooks"]["SubagentStop"] = []
+    file.write_text(json.dumps(settings))
+    assert main(["uninstall", "claude", "--project", str(project)]) == 0
+    assert json.loads(file.read_text())["hooks"]["SubagentStop"] == []

@@ -84,3 +84,21 @@ def test_uninstall_without_the_relay_changes_nothing(tmp_path: Path) -> None:
     file.write_text(MINE)
     assert "nothing taken out" in INSTALLER.uninstall(Place(project=tmp_path))
     assert file.read_text() == MINE
+
+
+@pytest.mark.parametrize(
+    "mine",
+    ['{"hooks": {"AfterModel": []}}\n', '{"hooks": {}}\n', '{"hooks": {"BeforeTool": []}}\n'],
+)
+def test_the_user_s_empty_event_lists_and_hooks_stay_through_install_and_uninstall(
+    tmp_path: Path, mine: str
+) -> None:
+    file = settings(tmp_path)
+    file.parent.mkdir()
+    file.write_text(mine)
+    INSTALLER.install(Place(project=tmp_path), Options(events="BeforeTool"))
+    INSTALLER.install(Place(project=tmp_path), Options(events="SessionStart"))
+    installed = json.loads(file.read_text())["hooks"]
+    assert json.loads(mine)["hooks"].items() <= {**installed, "BeforeTool": []}.items()
+    assert "as it was before install" in INSTALLER.uninstall(Place(project=tmp_path))
+    assert file.read_text() == mine
