@@ -1,11 +1,14 @@
 """What Claude Code's permission layer makes of a Bash command no rule decided, as far as the
-emulation follows it: the command is cut into its simple commands (at `&&`, `||`, `;`, `|`), and
-each must be one Claude Code lets run by itself. A command that only reads (`ls`, `cat`, `git
-status`, ...) runs when its paths are inside the project; one that writes files (`touch`, `rm`,
-`mkdir`, `mv`, `cp`, an output redirection) runs in acceptEdits mode when its paths are inside
-the project; anything else needs approval. The words are the real CLI's (2.1.197 and 2.1.332,
-the command tables as read from their bundles); commands outside these tables, which the real
-CLI may know more about, need approval here.
+emulation follows it: the command is cut into its simple commands (at `&&`, `||`, `;`, `|`, a
+newline), and each must be one Claude Code lets run by itself. A command substitution (`$(...)`,
+backticks) or process substitution (`<(...)`, `>(...)`) anywhere, quoted or not, needs approval:
+the real CLI does not count such a command as read-only. A command that only reads (`ls`,
+`cat`, `git status`, ...) runs when its paths are inside the project; one that writes files
+(`touch`, `rm`, `mkdir`, `mv`, `cp`, an output redirection, `git diff --output`, `date -s`)
+runs in acceptEdits mode when its paths are inside the project (the last two need approval
+always); anything else needs approval. The words are the real CLI's (2.1.197 and 2.1.332, the
+command tables as read from their bundles); commands outside these tables, which the real CLI
+may know more about, need approval here.
 """
 
 from __future__ import annotations
@@ -48,9 +51,14 @@ WRITERS = {
 REDIRECT_VERB = "write to files in"
 PATHLESS = frozenset({"echo", "pwd", "true", "false", "date", "whoami", "which", "printf"})
 GIT_READS = frozenset({"status", "log", "diff", "show", "branch", "rev-parse", "ls-files", "blame"})
+GIT_WRITE_OPTION = "--output"  # `git diff --output=FILE` (and log, show) writes FILE
+DATE_SETS = ("-s", "--set")  # `date -s TIME` sets the clock, as does `date MMDDhhmm`
+DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-r", "--reference", "-f", "--file"})
+SUBSTITUTIONS = ("$(", "`", "<(", ">(")
 FIND_ACTIONS = frozenset({"-exec", "-execdir", "-delete", "-ok", "-okdir", "-fprint"})
 REQUIRES_APPROVAL = "This command requires approval"
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "|&", "\n"})
+_PUNCTUATION = ";&|<>\n"
 _REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 
 
@@ -70,6 +78,8 @@ def judge(
     command: str, project: Path, *, accept_edits: bool, version: ClaudeVersion
 ) -> BashVerdict:
     """Whether `command` runs without approval under no rule: every simple command must."""
+    if any(mark in command for mark in SUBSTITUTIONS):
+        return BashVerdict(False, REQUIRES_APPROVAL)
     reasons = []
     for part in _parts(command):
         verdict = _judge_one(part, project, accept_edits, version)
@@ -106,10 +116,13 @@ def _judge_one(
         if accept_edits and all(_inside(_absolute(arg, project), project) for arg in args[1:]):
             return BashVerdict(True, why="acceptEdits mode")
         return BashVerdict(False, REQUIRES_APPROVAL)
+    if name == "date" and _date_sets(words[1:]):
+        return BashVerdict(False, REQUIRES_APPROVAL)
     if name in PATHLESS:
         return BashVerdict(True, why="a read-only command")
     if name == "git":
-        reads = bool(args) and args[0] in GIT_READS
+        writes = any(word.startswith(GIT_WRITE_OPTION) for word in words[1:])
+        reads = bool(args) and args[0] in GIT_READS and not writes
         return BashVerdict(reads, "" if reads else REQUIRES_APPROVAL, "a read-only command")
     if name == "find" and FIND_ACTIONS & set(words):
         return BashVerdict(False, REQUIRES_APPROVAL)
@@ -158,14 +171,39 @@ def _parts(command: str) -> list[list[str]]:
     return [part for part in parts if part]
 
 
+def _date_sets(args: list[str]) -> bool:
+    """Whether `date`'s arguments set the clock: -s/--set, or an operand that is not +FORMAT."""
+    after_value_option = False
+    for arg in args:
+        if after_value_option:
+            after_value_option = False
+        elif arg.startswith(DATE_SETS):
+            return True
+        elif arg in DATE_VALUE_OPTIONS:
+            after_value_option = True
+        elif not arg.startswith(("-", "+")):
+            return True
+    return False
+
+
 def _tokens(command: str) -> list[str]:
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|<>")
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace_split = True
     lexer.whitespace = " \t\r"
     try:
-        return list(lexer)
+        tokens = list(lexer)
     except ValueError:  # an unclosed quote: one word, which no table knows
         return [command]
+    return [piece for token in tokens for piece in _newline_apart(token)]
+
+
+def _newline_apart(token: str) -> list[str]:
+    """The lexer runs punctuation together (`;` then a newline, two newlines): a run holding a
+    newline is what comes before it, then a newline."""
+    if "\n" not in token or not set(token) <= set(_PUNCTUATION):
+        return [token]
+    rest = token.replace("\n", "")
+    return [rest, "\n"] if rest else ["\n"]
 
 
 def _redirections(words: list[str]) -> tuple[list[str], list[str]]:
