@@ -15,6 +15,7 @@ A value of the wrong type is an error at its key; a key host mode does not apply
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import get_args
@@ -216,7 +217,12 @@ class _Fields:
         if key not in self.entry:
             return default
         value = self.entry[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+            or value <= 0
+        ):
             got = describe(self.doc, value)
             raise self.doc.error(self.at(key), f"expected a positive number of seconds, got {got}")
         return value

@@ -20,6 +20,7 @@ Warnings are ConfigWarnings: file, line, key, a Gemini finding, and the hook the
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -237,7 +238,12 @@ class _Reader:
 
 
 def _want_ms(doc: Document, path: KeyPath, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
         raise doc.error(path, f"expected a number of milliseconds, got {describe(doc, value)}")
     return round(value)
 

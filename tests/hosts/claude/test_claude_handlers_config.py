@@ -119,6 +119,8 @@ HANDLER = "hooks.Stop[0].hooks[0]"
         ({"type": "mcp_tool", "server": "s"}, "tool", "is required"),
         ({"type": "prompt", "prompt": 3}, "prompt", "expected a string"),
         ({"type": "agent", "prompt": "p", "timeout": 0}, "timeout", "expected a positive number"),
+        ({"type": "command", "command": "x", "timeout": 1e400}, "timeout", "expected a positive"),
+        ({"type": "command", "command": "x", "timeout": float("nan")}, "timeout", "expected a"),
     ],
 )
 def test_bad_handler_values_name_file_line_and_key(

@@ -120,3 +120,17 @@ def test_settings_with_comments_are_read_as_gemini_cli_reads_them(tmp_path: Path
     )
     [spec] = read_gemini(project).config.command_hooks
     assert (spec.event, spec.matcher, spec.command) == ("BeforeTool", "run_shell_command", "true")
+
+
+@pytest.mark.parametrize("timeout", ["1e400", "-1e400", "NaN", "Infinity"])
+def test_a_timeout_that_is_not_a_finite_number_stops_with_file_line_and_key(
+    tmp_path: Path, timeout: str
+) -> None:
+    file = write(tmp_path, {"hooks": {"BeforeTool": [group("g")]}})
+    file.write_text(
+        file.read_text().replace('"command": "g"', f'"command": "g", "timeout": {timeout}')
+    )
+    with pytest.raises(ConfigError) as error:
+        read_gemini(tmp_path)
+    assert str(error.value).startswith(f"{file}:")
+    assert "timeout" in str(error.value) and "milliseconds" in str(error.value)
