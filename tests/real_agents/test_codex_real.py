@@ -16,7 +16,7 @@ from recorded_hooks import read_calls, recorder
 
 from inspector.hosts.codex.config import read_codex
 from inspector.hosts.codex.trust import hook_hash, hook_key
-from inspector.hosts.codex.trust_file import trust
+from inspector.hosts.codex.trust_file import trust, trusted_text
 
 JSONObject = dict[str, Any]
 
@@ -118,7 +118,7 @@ def test_a_hook_trusted_by_install_s_hash_runs_without_the_bypass_flag(
         json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}})
     )
     key = hook_key(file, "PreToolUse", 0, 0)
-    trust(codex_home(home) / "config.toml", {key: hook_hash("PreToolUse", "Bash", handler)})
+    _trust(home, file, {key: hook_hash("PreToolUse", "Bash", handler)})
     script = [Reply(tool_calls=(exec_command(RISKY, "call_1"),)), Reply("Understood.")]
     _, api = play(codex_cli, codex_project, home, script)
 
@@ -139,8 +139,14 @@ def test_a_user_s_hook_is_trusted_by_the_hash_the_reader_gives_it(
     file = codex_project / ".codex" / "hooks.json"
     file.write_text(json.dumps({"hooks": {"Stop": [{"matcher": "ignored", "hooks": [handler]}]}}))
     key = hook_key(file, "Stop", 0, 0)  # Stop has no matcher: Codex hashes it without one
-    trust(codex_home(home) / "config.toml", {key: hook_hash("Stop", None, handler)})
+    _trust(home, file, {key: hook_hash("Stop", None, handler)})
     assert [w.finding.code for w in read_codex(codex_project).warnings] == ["codex-matcher-ignored"]
     play(codex_cli, codex_project, home, [Reply("Done.")])
 
     assert [call.event for call in read_calls(log)] == ["Stop"]
+
+
+def _trust(home: Path, file: Path, entries: dict[str, str]) -> None:
+    """Trust `entries` of `file` in config.toml as install does."""
+    config = codex_home(home) / "config.toml"
+    trust(config, trusted_text(config, file, entries), len(entries))

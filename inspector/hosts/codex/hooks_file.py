@@ -10,6 +10,7 @@ that did not exist is removed again."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,14 @@ from inspector.config.files import read_config_text
 from inspector.config.parse import parse_json
 from inspector.hosts.codex.events import MATCH_FIELDS
 from inspector.hosts.codex.trust import hook_hash, hook_key
-from inspector.hosts.install_files import Backup, json_text, write_back, write_through
+from inspector.hosts.install_files import (
+    Backup,
+    json_object,
+    json_text,
+    write_atomically,
+    write_back,
+    write_through,
+)
 
 JSONObject = dict[str, Any]
 
@@ -28,15 +36,15 @@ RELAY_MARK = " relay --host codex"  # in every handler command install writes, a
 
 def merge(
     file: Path, handler: JSONObject, events: tuple[str, ...], matcher: str | None
-) -> tuple[Path | None, Path, dict[str, str]]:
-    """Put `handler` on `events` in `file` (only events with a matcher take `matcher`), in place
-    of what install put there before; returns the backup made (None: there was no file), the
-    file written, and Codex's trust key and hash of each relay handler written."""
+) -> tuple[JSONObject, dict[str, str]]:
+    """`file`'s settings with `handler` on `events` (only events with a matcher take `matcher`),
+    in place of what install put there before, and Codex's trust key and hash of each relay
+    handler; nothing written yet (write does that)."""
     doc, data = _read(file)
     hooks = _hooks_of(doc, data)
     if hooks is None:
         hooks = data["hooks"] = {}
-    _remove_ours(hooks)
+    _remove_ours(hooks, keep=set(_hooks_before_install(file) or {}))
     written: dict[str, str] = {}
     for event in events:
         groups = hooks.setdefault(event, [])
@@ -50,10 +58,26 @@ def merge(
             group = {"matcher": own_matcher, **group}
         written[hook_key(file, event, len(groups), 0)] = hook_hash(event, own_matcher, handler)
         groups.append(group)
+    return data, written
+
+
+def write(file: Path, data: JSONObject) -> tuple[Path | None, Path]:
+    """Write merge's `data` to `file`, backed up first; the backup made (None: there was no
+    file) and the file written."""
     backup = Backup(file)
     saved = backup.keep() if file.exists() else None
-    target = write_through(file, json_text(data))
-    return saved, target, written
+    return saved, write_through(file, json_text(data))
+
+
+def roll_back(file: Path, target: Path, previous: bytes | None, backed_up: bool) -> None:
+    """Undo write: `previous` (the file's bytes before it, None: there was no file) back in
+    `target`, and the backup gone unless it was there before (`backed_up`)."""
+    if previous is None:
+        target.unlink()
+    else:
+        write_atomically(target, previous)
+    if not backed_up:
+        Backup(file).discard()
 
 
 def take_out(file: Path) -> str | None:
@@ -62,9 +86,12 @@ def take_out(file: Path) -> str | None:
         return None
     doc, data = _read(file)
     hooks = _hooks_of(doc, data)
-    if hooks is None or not _remove_ours(hooks):
+    if hooks is None:
         return None
-    if not hooks:
+    had = _hooks_before_install(file)
+    if not _remove_ours(hooks, keep=set(had or {})):
+        return None
+    if not hooks and had is None:
         del data["hooks"]
     return write_back(file, data, Backup(file), "the relay", "the relay")
 
@@ -88,8 +115,17 @@ def _hooks_of(doc: Document | None, data: JSONObject) -> JSONObject | None:
     return hooks
 
 
-def _remove_ours(hooks: JSONObject) -> list[str]:
-    """Take the relay's handlers out of `hooks`, and what only held them; the events it was on."""
+def _hooks_before_install(file: Path) -> JSONObject | None:
+    """The hooks object `file` had before install, as its backup holds it; None: it had none,
+    or there is no backup (install made the file)."""
+    had = json_object(Backup(file).content()).get("hooks")
+    return had if isinstance(had, dict) else None
+
+
+def _remove_ours(hooks: JSONObject, keep: Collection[str]) -> list[str]:
+    """Take the relay's handlers out of `hooks`, and the groups that only held them, and the
+    event lists they left empty but those in `keep` (the file had them before install); the
+    events it was on. Lists and groups the relay was not in stay as they are."""
     events = []
     for event in list(hooks):
         groups = hooks[event]
@@ -102,11 +138,14 @@ def _remove_ours(hooks: JSONObject) -> list[str]:
                 kept.append(group)
                 continue
             own = [handler for handler in handlers if not _is_relay(handler)]
-            if len(own) < len(handlers):
+            if len(own) == len(handlers):
+                kept.append(group)
+                continue
+            if event not in events:
                 events.append(event)
             if own:
                 kept.append({**group, "hooks": own})
-        if kept:
+        if kept or event not in events or event in keep:
             hooks[event] = kept
         else:
             del hooks[event]

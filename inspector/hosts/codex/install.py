@@ -6,8 +6,12 @@ own hooks kept, the file given back byte for byte).
 Codex runs a hook nobody trusted only under --dangerously-bypass-hook-trust. So install also
 trusts the relay hooks it wrote, and nothing else: it adds, to the user's config.toml, one
 `[hooks.state."<key>"] trusted_hash` entry per relay handler, computed as Codex computes it
-(trust.py), between two comment lines of its own; the config.toml is backed up first, and
-uninstall takes exactly that block out. The user's own hooks keep whatever trust they had. A
+(trust.py, keyed by the hooks file's real path as Codex keys it), between two comment lines of
+its own; the config.toml is backed up first. Each hooks file's entries are its own: installing
+into a second project keeps the first's, and uninstall takes out only the entries of the hooks
+file it takes the relay out of (the block goes when it is empty). Both files' new text is made
+and checked first, so an install that fails changes neither. The user's own hooks keep whatever
+trust they had. A
 project's `.codex` folder loads only when Codex trusts the project itself (its own prompt, or
 `codex exec --trust`): install does not do that for you."""
 
@@ -19,9 +23,9 @@ from inspector.config.errors import ConfigError
 from inspector.hosts.codex import NAME
 from inspector.hosts.codex.config import CODEX_DIR, CONFIG_TOML, HOOKS_JSON, codex_home
 from inspector.hosts.codex.events import DEFAULT_TIMEOUT_S, EVENTS
-from inspector.hosts.codex.hooks_file import merge, take_out
-from inspector.hosts.codex.trust_file import check_config, trust, untrust
-from inspector.hosts.install_files import through_link
+from inspector.hosts.codex.hooks_file import merge, roll_back, take_out, write
+from inspector.hosts.codex.trust_file import check_config, trust, trusted_text, untrust
+from inspector.hosts.install_files import Backup, through_link
 from inspector.hosts.install_relay import project_or_user, relay_hook
 from inspector.hosts.installer import Options, Place
 
@@ -47,8 +51,16 @@ class CodexInstaller:
         file = hooks_file(place)
         check_config(config_file())  # before anything is written
         handler = {"type": "command", "command": hook.command, "timeout": hook.timeout_s}
-        saved, target, written = merge(file, handler, hook.events, options.matcher)
-        trusted = trust(config_file(), written)
+        data, written = merge(file, handler, hook.events, options.matcher)
+        config = trusted_text(config_file(), file, written)  # fails before anything is written
+        previous = file.read_bytes() if file.exists() else None
+        backed_up = Backup(file).content() is not None
+        saved, target = write(file, data)
+        try:
+            trusted = trust(config_file(), config, len(written))
+        except OSError:
+            roll_back(file, target, previous, backed_up)
+            raise
         where = f" (the file as it was: {saved})" if saved else ""
         linked = through_link(file, target)
         return f"the relay runs on {', '.join(hook.events)} in {file}{where}{linked}; {trusted}"

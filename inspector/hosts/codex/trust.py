@@ -22,6 +22,8 @@ JSONObject = dict[str, Any]
 BEGIN = "# hook-inspector: Codex's trust for its relay hooks (uninstall codex takes it out)"
 END = "# end of hook-inspector's trust"
 _BLOCK = re.compile(rf"\n?{re.escape(BEGIN)}\n.*?{re.escape(END)}\n", re.DOTALL)
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_ENTRY = re.compile(rf"\[hooks\.state\.({_STRING})\]\ntrusted_hash = ({_STRING})\n")
 
 
 def event_label(event: str) -> str:
@@ -30,7 +32,12 @@ def event_label(event: str) -> str:
 
 
 def hook_key(file: Path, event: str, group: int, handler: int) -> str:
-    return f"{file}:{event_label(event)}:{group}:{handler}"
+    return f"{key_path(file)}:{event_label(event)}:{group}:{handler}"
+
+
+def key_path(file: Path) -> Path:
+    """The hooks file as Codex names it in a key: its folder's real path (no `..`, no link)."""
+    return file.absolute().parent.resolve() / file.name
 
 
 def hook_hash(event: str, matcher: str | None, handler: JSONObject) -> str:
@@ -52,14 +59,31 @@ def trust_block(entries: dict[str, str]) -> str:
     return f"{BEGIN}\n{tables}{END}\n"
 
 
+def block_entries(text: str) -> dict[str, str]:
+    """The keys and hashes in hook-inspector's trust block of config.toml's text."""
+    block = _BLOCK.search(text)
+    found = _ENTRY.findall(block.group()) if block else []
+    return {json.loads(key): json.loads(value) for key, value in found}
+
+
 def without_block(text: str) -> str:
     """config.toml's text without hook-inspector's trust block."""
     return _BLOCK.sub("", text)
 
 
-def with_block(text: str, entries: dict[str, str]) -> str:
+def with_trust(text: str, hooks_file: Path, entries: dict[str, str]) -> str:
+    """config.toml's text with the block trusting `entries` for `hooks_file`, in place of what
+    it trusted there before; other hooks files' entries stay, and an empty block goes."""
+    others = {
+        key: value for key, value in block_entries(text).items() if not is_for(key, hooks_file)
+    }
     kept = without_block(text)
-    if not entries:
+    if not others | entries:
         return kept
     spacer = "" if not kept or kept.endswith("\n\n") else ("\n" if kept.endswith("\n") else "\n\n")
-    return kept + spacer + trust_block(entries)
+    return kept + spacer + trust_block(others | entries)
+
+
+def is_for(key: str, hooks_file: Path) -> bool:
+    """Whether the trust `key` is for a hook in `hooks_file`."""
+    return key.rsplit(":", 3)[0] == str(key_path(hooks_file))

@@ -69,3 +69,85 @@ def test_a_file_install_cannot_read_is_named_and_nothing_changes(
         INSTALLER.install(Place(project=project), Options())
     assert (hooks.read_text(), config.read_text()) == (OWN, "model = \n")
     assert sorted(path.name for path in hooks.parent.iterdir()) == ["hooks.json"]
+
+
+def _config(home: Path, text: str = CONFIG) -> Path:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(text)
+    return config
+
+
+def test_two_projects_keep_each_its_own_trust_and_uninstall_takes_out_only_its_own(
+    tmp_path: Path, home: Path
+) -> None:
+    config = _config(home)
+    first, second = tmp_path / "pa", tmp_path / "pb"
+    INSTALLER.install(Place(project=first), Options(events="Stop"))
+    INSTALLER.install(Place(project=second), Options(events="Stop"))
+    first_key = f'[hooks.state."{first / ".codex" / "hooks.json"}:stop:0:0"]'
+    second_key = f'[hooks.state."{second / ".codex" / "hooks.json"}:stop:0:0"]'
+    assert first_key in config.read_text() and second_key in config.read_text()
+
+    said = INSTALLER.uninstall(Place(project=first))
+
+    assert first_key not in config.read_text() and second_key in config.read_text()
+    assert "keeping install's trust for the relay in other hooks files" in said
+    said = INSTALLER.uninstall(Place(project=second))
+    assert config.read_text() == CONFIG
+    assert "it is as it was before install" in said
+
+
+def test_a_config_toml_that_cannot_take_the_trust_leaves_hooks_json_unchanged(
+    tmp_path: Path, home: Path
+) -> None:
+    config = _config(home, "hooks = { state = {} }\n")
+    project = tmp_path / "project"
+    (project / ".codex").mkdir(parents=True)
+    hooks = project / ".codex" / "hooks.json"
+    hooks.write_text(OWN)
+
+    with pytest.raises(ConfigError, match="cannot add the relay's trust"):
+        INSTALLER.install(Place(project=project), Options())
+
+    assert (hooks.read_text(), config.read_text()) == (OWN, "hooks = { state = {} }\n")
+    assert sorted(path.name for path in hooks.parent.iterdir()) == ["hooks.json"]
+    assert sorted(path.name for path in config.parent.iterdir()) == ["config.toml"]
+
+
+def test_the_trust_key_names_the_project_by_its_real_path(tmp_path: Path, home: Path) -> None:
+    config = _config(home)
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    (tmp_path / "other").mkdir()
+
+    INSTALLER.install(Place(project=tmp_path / "other" / ".." / "link"), Options(events="Stop"))
+
+    assert f'[hooks.state."{real / ".codex" / "hooks.json"}:stop:0:0"]' in config.read_text()
+    assert (real / ".codex" / "hooks.json").exists()
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        '{\n  "hooks": {}\n}\n',
+        '{"hooks": {"PreCompact": [], "Stop": []}}\n',
+    ],
+)
+def test_empty_hooks_the_user_had_are_kept_and_given_back_byte_for_byte(
+    tmp_path: Path, home: Path, own: str
+) -> None:
+    _config(home)
+    project = tmp_path / "project"
+    (project / ".codex").mkdir(parents=True)
+    hooks = project / ".codex" / "hooks.json"
+    hooks.write_text(own)
+
+    INSTALLER.install(Place(project=project), Options(events="Stop,PreToolUse"))
+    assert '"PreCompact": []' in hooks.read_text() or "PreCompact" not in own
+    INSTALLER.install(Place(project=project), Options(events="PreToolUse"))
+    INSTALLER.uninstall(Place(project=project))
+
+    assert hooks.read_text() == own
+    assert sorted(path.name for path in hooks.parent.iterdir()) == ["hooks.json"]
