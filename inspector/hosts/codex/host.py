@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from inspector.config.errors import ConfigError
+from inspector.config.files import read_config_text
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.codex import LABEL, NAME
@@ -27,6 +30,15 @@ from inspector.journal.records import Exchange, Finding
 from inspector.pipeline.gate import Gate
 
 
+def has_hooks_table(config: Path) -> bool:
+    """Whether `config` is a config.toml with a [hooks] table (one that does not read is not)."""
+    try:
+        data = tomllib.loads(read_config_text(config)) if config.is_file() else {}
+    except (ConfigError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(data.get("hooks"), dict)
+
+
 class CodexHost:
     name = NAME
     label = LABEL
@@ -42,7 +54,12 @@ class CodexHost:
 
     def recognises(self, path: Path) -> bool:
         if path.is_dir():
-            return path.name == CODEX_DIR or (path / CODEX_DIR / HOOKS_JSON).is_file()
+            folder = path / CODEX_DIR
+            return (
+                path.name == CODEX_DIR
+                or (folder / HOOKS_JSON).is_file()
+                or has_hooks_table(folder / CONFIG_TOML)
+            )
         return path.parent.name == CODEX_DIR and path.name in (HOOKS_JSON, CONFIG_TOML)
 
     def load(self, path: Path) -> Config:

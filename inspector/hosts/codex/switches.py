@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from inspector.config.document import Document, KeyPath
+from inspector.config.fields import describe
 from inspector.config.model import CommandHookSpec
 from inspector.config.warning import ConfigWarning
 from inspector.hosts.codex.findings import finding
@@ -36,14 +37,12 @@ def apply(
     feature: tuple[Document, KeyPath, bool] | None = None
     for doc in tomls:  # user first: a later file's setting wins
         data = doc.data if isinstance(doc.data, dict) else {}
-        hooks = data.get("hooks")
-        state = hooks.get("state") if isinstance(hooks, dict) else None
-        states |= state if isinstance(state, dict) else {}
+        states |= _states(doc, data)
         features = data.get("features")
         if isinstance(features, dict):
             for key in FEATURE_KEYS:
-                if isinstance(features.get(key), bool):
-                    feature = (doc, ("features", key), features[key])
+                if key in features:
+                    feature = (doc, ("features", key), _switch(doc, features[key], key))
                     break
     warnings = []
     if feature is not None and not feature[2]:
@@ -78,3 +77,26 @@ def apply(
                 warnings.append(ConfigWarning.at(identity.doc, identity.path, found, spec.name))
         kept.append(spec)
     return kept, warnings
+
+
+def _states(doc: Document, data: dict[str, object]) -> dict[str, object]:
+    """The `[hooks.state."KEY"]` tables of a config.toml; anything else there is an error, as
+    Codex refuses to load such a config.toml ("invalid type ... expected struct HookStateToml")."""
+    hooks = data.get("hooks")
+    state = hooks.get("state", {}) if isinstance(hooks, dict) else {}
+    if not isinstance(state, dict):
+        raise doc.error(("hooks", "state"), _refused(doc, state, "a table of hook keys"))
+    for key, value in state.items():
+        if not isinstance(value, dict):
+            raise doc.error(("hooks", "state", key), _refused(doc, value, "a table"))
+    return state
+
+
+def _switch(doc: Document, value: object, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise doc.error(("features", key), _refused(doc, value, "true or false"))
+    return value
+
+
+def _refused(doc: Document, value: object, expected: str) -> str:
+    return f"expected {expected}, got {describe(doc, value)}: Codex refuses to load this file"

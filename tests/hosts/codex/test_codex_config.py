@@ -133,3 +133,38 @@ def test_codex_s_switches_turn_hooks_off_and_say_which_are_not_trusted(
     assert not any(spec.enabled for spec in read.config.hooks)
     [off] = [w for w in read.warnings if w.finding.code == "codex-hooks-off"]
     assert (off.line, off.key) == (2, "features.hooks")
+
+
+def test_a_project_with_hooks_only_in_its_config_toml_is_recognised(tmp_path: Path) -> None:
+    from inspector.hosts.codex.host import CodexHost
+
+    project = tmp_path / "project"
+    (project / ".codex").mkdir(parents=True)
+    (project / ".codex" / "config.toml").write_text(
+        '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "x"\n'
+    )
+    other = tmp_path / "other"
+    (other / ".codex").mkdir(parents=True)
+    (other / ".codex" / "config.toml").write_text('model = "gpt-5.5"\n')
+
+    assert CodexHost().recognises(project)
+    assert not CodexHost().recognises(other)
+
+
+@pytest.mark.parametrize(
+    ("toml", "line", "key"),
+    [
+        ('model = "m"\n[features]\nhooks = "no"\n', 3, "features.hooks"),
+        ('[hooks.state]\n"x" = 3\n', 2, "hooks.state.x"),
+    ],
+)
+def test_a_switch_codex_refuses_is_named_by_file_line_and_key(
+    tmp_path: Path, home: Path, toml: str, line: int, key: str
+) -> None:
+    project = _project(tmp_path, {})
+    (project / ".codex" / "config.toml").write_text(toml)
+
+    with pytest.raises(ConfigError, match="Codex refuses to load this file") as raised:
+        read_codex(project)
+
+    assert (raised.value.line, raised.value.key) == (line, key)
