@@ -1,5 +1,7 @@
 """Each record's span attributes: the journal's names under `hook_inspector.`, the RPC and
-GenAI conventions where they fit (`rpc.method`, `jsonrpc.request.id`, `gen_ai.tool.name`)."""
+GenAI conventions where they fit (`rpc.method`, `jsonrpc.request.id`, `gen_ai.tool.name`). Text
+a hook wrote (an error, a decision's reason, a finding's message, which may quote its stderr)
+goes through export's redaction, so no secret in it leaves the machine."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from inspector.journal.records import (
     Exchange,
     Finding,
 )
+from inspector.journal.redact import redact_line
 from inspector.otel.plan import Attributes, SpanEvent
 
 PREFIX = "hook_inspector"
@@ -37,7 +40,7 @@ def exchange_attributes(exchange: Exchange) -> Attributes:
         f"{PREFIX}.source": exchange.source,
         f"{PREFIX}.turn": exchange.turn,
         f"{PREFIX}.duration_ms": exchange.duration_ms,
-        f"{PREFIX}.error": exchange.error,
+        f"{PREFIX}.error": redacted(exchange.error),
         "process.exit_code": exchange.exit_code,
         "http.response.status_code": exchange.http_status,
     }
@@ -59,7 +62,7 @@ def decision_attributes(decision: Decision) -> Attributes:
             f"{PREFIX}.stage": decision.stage,
             f"{PREFIX}.verdict": decision.verdict,
             f"{PREFIX}.decided_by": decision.by,
-            f"{PREFIX}.reason": decision.reason,
+            f"{PREFIX}.reason": redacted(decision.reason),
             f"{PREFIX}.seq": decision.seq,
             "gen_ai.tool.name": decision.tool,
         }
@@ -98,7 +101,7 @@ def finding_events(findings: list[Finding], ts: float) -> list[SpanEvent]:
             attributes=present(
                 {
                     f"{PREFIX}.finding.severity": finding.severity,
-                    f"{PREFIX}.finding.message": finding.message,
+                    f"{PREFIX}.finding.message": redacted(finding.message),
                     f"{PREFIX}.finding.host_does": finding.host_does,
                 }
             ),
@@ -112,7 +115,7 @@ def exchange_error(exchange: Exchange) -> str | None:
     cancelled or dropped) has error status, described by its error or else its status."""
     if exchange.status == STATUS_OK or exchange.status in UNFINISHED:
         return None
-    return exchange.error or exchange.status
+    return redacted(exchange.error) or exchange.status
 
 
 def tool_call_id(exchange: Exchange) -> str | None:
@@ -145,6 +148,10 @@ def _request_parts(exchange: Exchange) -> list[dict[str, Any]]:
     ctx = params.get("ctx")
     event = params.get("event")
     return [part for part in (params, ctx, event) if isinstance(part, dict)]
+
+
+def redacted(text: str | None) -> str | None:
+    return redact_line(text) if text else text
 
 
 def present(values: dict[str, Any]) -> Attributes:

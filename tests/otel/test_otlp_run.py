@@ -64,7 +64,8 @@ def test_a_failed_call_has_error_status_and_an_ok_one_has_none(sent) -> None:
     assert failed and all(e.hook == "refuser" for e in failed)
     for exchange in exchanges:
         error = spans[exchange.seq].error
-        assert (error == exchange.error) if exchange.status != "ok" else error is None
+        said = (exchange.error or "").replace(PLANTED, "[REDACTED]")  # redacted, as is sent
+        assert (error == said) if exchange.status != "ok" else error is None
 
 
 def test_one_trace_per_turn_a_span_per_stage_and_event_a_child_per_exchange(sent) -> None:
@@ -116,6 +117,10 @@ def test_an_approval_says_who_decided_and_how_long_it_waited(sent) -> None:
 def test_no_planted_secret_leaves_the_machine_even_with_bodies(sent) -> None:
     journal, received, _stderr = sent
     assert PLANTED in journal.read_text()  # the journal holds it: the redaction is the test
+    refused = [r for r in saved_records(journal) if isinstance(r, Exchange) and r.error]
+    assert any(PLANTED in (r.error or "") for r in refused)  # the hook's words, in its error
     assert received.bodies and not any(PLANTED.encode() in body for body in received.bodies)
     bodies = [s.attributes.get("hook_inspector.request.body", "") for s in received.spans]
     assert any("api_token" in body and "[REDACTED]" in body for body in bodies)
+    errors = [s.error or "" for s in received.spans if s.error]
+    assert any("(key [REDACTED])" in error for error in errors)
