@@ -51,7 +51,7 @@ def replay_spans(path: Path, given: str) -> int:
     """`export FILE --otlp URL`: 0 when the collector took every span, 1 when it did not."""
     from inspector.journal.jsonl import JournalLoadError
     from inspector.journal.saved import open_journal
-    from inspector.otel.endpoint import require_sdk, traces_url
+    from inspector.otel.endpoint import require_sdk, shown_url, traces_url
 
     url = traces_url(given)
     require_sdk()
@@ -63,8 +63,9 @@ def replay_spans(path: Path, given: str) -> int:
         say(str(error))
         return EXIT_BAD_INPUT
     sent, failed, why = send_session(records, url)
+    where = shown_url(url)
     if failed:
-        say(f"{sent:,} span(s) sent to {url}; {failed:,} not taken by the collector ({why})")
+        say(f"{sent:,} span(s) sent to {where}; {failed:,} not taken by the collector ({why})")
         return EXIT_NOT_SENT
-    say(f"{sent:,} span(s) of {path} sent to {url}")
+    say(f"{sent:,} span(s) of {path} sent to {where}")
     return EXIT_OK

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 TRACES_PATH = "/v1/traces"
 LOCAL_COLLECTOR = "http://localhost:4318"
@@ -35,9 +35,19 @@ def traces_url(given: str | None, environ: Mapping[str, str] = os.environ) -> st
     return _with_traces_path(environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or LOCAL_COLLECTOR)
 
 
+def shown_url(url: str) -> str:
+    """`url` as said on screen: without the `user:token@` and the query (`?api_key=...`) that
+    may hold the collector's credentials."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
 def _with_traces_path(url: str) -> str:
-    url = _checked(url)
-    return url if urlsplit(url).path.strip("/") else url.rstrip("/") + TRACES_PATH
+    parts = urlsplit(_checked(url))
+    if parts.path.strip("/"):
+        return url
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + TRACES_PATH))
 
 
 def _checked(url: str) -> str:

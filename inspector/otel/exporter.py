@@ -9,7 +9,7 @@ from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExport
 
 from inspector.journal.journal import Journal
 from inspector.journal.records import Record
-from inspector.otel.endpoint import OtlpOptions
+from inspector.otel.endpoint import OtlpOptions, shown_url
 from inspector.otel.plan import PlannedSpan
 from inspector.otel.planner import SpanPlanner
 from inspector.otel.sdk_log import quiet_sdk_log
@@ -46,7 +46,7 @@ class LiveSpans:
         self._closing = True
         self.queue.close()
         queue = self.queue
-        sent = f"{queue.sent:,} span(s) sent to {self.url}"
+        sent = f"{queue.sent:,} span(s) sent to {shown_url(self.url)}"
         lost = [
             f"{count:,} {what}"
             for count, what in (
@@ -73,7 +73,7 @@ class LiveSpans:
     def _not_taken(self) -> None:
         if self.warn is not None and not self._closing:  # else close() says it
             self.warn(
-                f"warning: the collector at {self.url} did not take spans{self._why()}; "
+                f"warning: the collector at {shown_url(self.url)} did not take spans{self._why()}; "
                 "the session goes on, and the count of spans not sent is said at the end"
             )
 
