@@ -121,6 +121,19 @@ def tool_denied(project: Path) -> tuple[JSONObject, list[ToolCall], tuple[str, .
     return {"permissions": {"deny": ["Write"]}}, calls, ()
 
 
+def substitution(project: Path) -> tuple[JSONObject, list[ToolCall], tuple[str, ...]]:
+    # a command or process substitution is not read-only; a newline cuts commands as `;` does
+    calls = [
+        bash("echo $(touch sub.txt)"),
+        bash("cat `touch tick.txt`"),
+        bash("cat <(touch proc.txt)"),
+        bash("echo '$(touch quoted.txt)'"),
+        bash("echo hi\ntouch nl.txt"),
+        bash("echo hi\nls"),
+    ]
+    return {}, calls, ()
+
+
 CASES = {
     "no-rules": no_rules,
     "rules": rules,
@@ -129,6 +142,7 @@ CASES = {
     "plan": plan,
     "bypass": bypass,
     "tool-denied": tool_denied,
+    "substitution": substitution,
 }
 
 

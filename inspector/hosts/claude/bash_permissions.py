@@ -1,8 +1,8 @@
 """What Claude Code's permission layer makes of a Bash command no rule decided, as far as the
 emulation follows it: the command is cut into its simple commands (at `&&`, `||`, `;`, `|`, a
 newline), and each must be one Claude Code lets run by itself. A command substitution (`$(...)`,
-backticks) or process substitution (`<(...)`, `>(...)`) anywhere, quoted or not, needs approval:
-the real CLI does not count such a command as read-only. A command that only reads (`ls`,
+backticks) or process substitution (`<(...)`, `>(...)`) outside single quotes needs approval
+(bash_substitution.py), in the release's words. A command that only reads (`ls`,
 `cat`, `git status`, ...) runs when its paths are inside the project; one that writes files
 (`touch`, `rm`, `mkdir`, `mv`, `cp`, an output redirection, `git diff --output`, `date -s`)
 runs in acceptEdits mode when its paths are inside the project (the last two need approval
@@ -18,6 +18,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector.hosts.claude.bash_substitution import Substitution, substitution_in
 from inspector.hosts.claude.versions import ClaudeVersion
 
 # What a command does to the paths it names, in Claude Code's words ("may only ... the allowed
@@ -54,7 +55,6 @@ GIT_READS = frozenset({"status", "log", "diff", "show", "branch", "rev-parse", "
 GIT_WRITE_OPTION = "--output"  # `git diff --output=FILE` (and log, show) writes FILE
 DATE_SETS = ("-s", "--set")  # `date -s TIME` sets the clock, as does `date MMDDhhmm`
 DATE_VALUE_OPTIONS = frozenset({"-d", "--date", "-r", "--reference", "-f", "--file"})
-SUBSTITUTIONS = ("$(", "`", "<(", ">(")
 FIND_ACTIONS = frozenset({"-exec", "-execdir", "-delete", "-ok", "-okdir", "-fprint"})
 REQUIRES_APPROVAL = "This command requires approval"
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "|&", "\n"})
@@ -78,8 +78,11 @@ def judge(
     command: str, project: Path, *, accept_edits: bool, version: ClaudeVersion
 ) -> BashVerdict:
     """Whether `command` runs without approval under no rule: every simple command must."""
-    if any(mark in command for mark in SUBSTITUTIONS):
-        return BashVerdict(False, REQUIRES_APPROVAL)
+    substitution = substitution_in(command)
+    if substitution is Substitution.COMMAND:
+        return BashVerdict(False, version.command_substitution_words)
+    if substitution is Substitution.PROCESS:
+        return BashVerdict(False, version.process_substitution_words)
     reasons = []
     for part in _parts(command):
         verdict = _judge_one(part, project, accept_edits, version)

@@ -41,6 +41,10 @@ class ClaudeVersion:
     permission_request_in_p: bool = False
     # What the model reads after `No such tool available: TOOL.` for a tool a deny rule took away.
     tool_denied_note: str = ""
+    # Why the -p permission layer asks for a Bash command holding a command substitution (`$(`,
+    # a backtick) or a process substitution (`<(`, `>(`).
+    command_substitution_words: str = "Contains command_substitution"
+    process_substitution_words: str = "Contains process_substitution"
 
 
 HOOK_TEXT_LEAD = (
@@ -77,6 +81,10 @@ RELEASES: dict[str, ClaudeVersion] = {
         project_bypass_ignored=True,
         permission_request_in_p=True,
         tool_denied_note="{tool} is disabled for this session, in subagents as well as here.",
+        command_substitution_words="A nested command in this command can't be checked before "
+        "it runs",
+        process_substitution_words="A command used as a file in this command can't be checked "
+        "before it runs",
     ),
 }
 NEWEST = RELEASES[next(reversed(RELEASES))]

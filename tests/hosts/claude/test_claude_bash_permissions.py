@@ -10,25 +10,50 @@ from inspector.hosts.claude.bash_permissions import REQUIRES_APPROVAL, judge
 from inspector.hosts.claude.versions import claude_version
 
 
-def verdict_of(command: str, project: Path, *, accept_edits: bool = False) -> tuple[bool, str]:
-    verdict = judge(command, project, accept_edits=accept_edits, version=claude_version("2.1.332"))
+def verdict_of(
+    command: str, project: Path, *, accept_edits: bool = False, release: str = "2.1.332"
+) -> tuple[bool, str]:
+    version = claude_version(release)
+    verdict = judge(command, project, accept_edits=accept_edits, version=version)
     return verdict.runs, verdict.message
 
 
+NESTED = {
+    "2.1.197": "Contains command_substitution",
+    "2.1.332": "A nested command in this command can't be checked before it runs",
+}
+AS_A_FILE = {
+    "2.1.197": "Contains process_substitution",
+    "2.1.332": "A command used as a file in this command can't be checked before it runs",
+}
+
+
+@pytest.mark.parametrize("release", sorted(NESTED))
 @pytest.mark.parametrize(
-    "command",
+    ("command", "words"),
     [
-        "echo $(rm -rf ~)",
-        'echo "$(rm -rf ~)"',
-        "cat `rm -rf ~`",
-        "cat <(rm -rf scratch)",
-        "diff >(rm -rf scratch) a",
-        "ls $(touch made)",
+        ("echo $(rm -rf ~)", NESTED),
+        ('echo "$(rm -rf ~)"', NESTED),
+        ("cat `rm -rf ~`", NESTED),
+        ("ls $(touch made)", NESTED),
+        ('ls && echo "`touch made`"', NESTED),
+        ("cat <(rm -rf scratch)", AS_A_FILE),
+        ("diff >(rm -rf scratch) a", AS_A_FILE),
     ],
 )
-def test_command_and_process_substitution_need_approval(tmp_path: Path, command: str) -> None:
-    assert verdict_of(command, tmp_path) == (False, REQUIRES_APPROVAL)
-    assert verdict_of(command, tmp_path, accept_edits=True) == (False, REQUIRES_APPROVAL)
+def test_command_and_process_substitution_need_approval_in_the_releases_words(
+    tmp_path: Path, release: str, command: str, words: dict[str, str]
+) -> None:
+    for accept_edits in (False, True):
+        runs = verdict_of(command, tmp_path, accept_edits=accept_edits, release=release)
+        assert runs == (False, words[release])
+
+
+@pytest.mark.parametrize("command", ["echo '$(touch made)'", "echo 'a `b` <(c)'", "echo \\$(x"])
+def test_a_substitution_in_single_quotes_or_escaped_is_plain_text(
+    tmp_path: Path, command: str
+) -> None:
+    assert verdict_of(command, tmp_path) == (True, "")
 
 
 @pytest.mark.parametrize("newlines", ["\n", "\n\n", ";\n", "&&\n", "\r\n"])
