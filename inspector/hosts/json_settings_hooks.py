@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config.document import Document, KeyPath
+from inspector.config.errors import ConfigError
 from inspector.config.fields import describe
 from inspector.config.files import read_config_text
+from inspector.config.json_comments import has_comments
 from inspector.config.parse import parse_json
 from inspector.hosts.install_files import Backup, json_object, json_text, write_through
 
@@ -89,7 +91,14 @@ def _read(file: Path) -> tuple[Document | None, JSONObject]:
     """The settings file's document (None when there is no file) and its settings."""
     if not file.exists():
         return None, {}
-    doc = parse_json(str(file), read_config_text(file))
+    text = read_config_text(file)
+    if has_comments(text):  # Gemini CLI allows them; writing the file back would drop them
+        message = (
+            "has comments, which install would lose when it writes the file back: move them"
+            " out, or add hook-inspector's handlers by hand (see the host's manual page)"
+        )
+        raise ConfigError(str(file), message)
+    doc = parse_json(str(file), text)
     if not isinstance(doc.data, dict):
         raise doc.error((), f"the top level must be a JSON object, got {describe(doc, doc.data)}")
     return doc, doc.data

@@ -102,3 +102,18 @@ def test_the_user_s_empty_event_lists_and_hooks_stay_through_install_and_uninsta
     assert json.loads(mine)["hooks"].items() <= {**installed, "BeforeTool": []}.items()
     assert "as it was before install" in INSTALLER.uninstall(Place(project=tmp_path))
     assert file.read_text() == mine
+
+
+def test_a_settings_file_with_comments_is_left_as_it_is_and_the_message_says_why(
+    tmp_path: Path,
+) -> None:
+    """Gemini CLI allows comments in settings.json; install writes JSON back, which would drop
+    them, so it refuses and changes nothing."""
+    file = settings(tmp_path)
+    file.parent.mkdir()
+    text = '{\n  // my theme\n  "ui": {"theme": "Dracula"}\n}\n'
+    file.write_text(text)
+    with pytest.raises(ConfigError, match="has comments, which install would lose"):
+        INSTALLER.install(Place(project=tmp_path), Options(events="BeforeTool"))
+    assert file.read_text() == text
+    assert [path.name for path in file.parent.iterdir()] == ["settings.json"]
