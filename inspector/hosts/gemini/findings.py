@@ -7,8 +7,8 @@ from __future__ import annotations
 from inspector.findings.codes import CodeInfo, coded
 from inspector.findings.command import stdin_unread
 from inspector.findings.finding import Finding
-from inspector.hosts.gemini.answer import Answer, Run
-from inspector.hosts.gemini.events import DECIDING
+from inspector.hosts.gemini.answer import Answer, JSONObject, Run
+from inspector.hosts.gemini.events import AFTER_MODEL, BEFORE_MODEL, DECIDING
 
 _GOES_ON = "Counts the hook as failed (a warning for the user) and goes on."
 
@@ -46,6 +46,14 @@ CODES: dict[str, CodeInfo] = {
         "Advisory events (SessionStart, SessionEnd, Notification, PreCompress) only show the "
         "systemMessage, and BeforeToolSelection reads only its toolConfig: decision and "
         "continue are ignored.",
+    ),
+    "gemini-llm-response-malformed": CodeInfo(
+        "error",
+        "an llm_response Gemini CLI cannot convert",
+        "Converts a model event's llm_response with fromHookLLMResponse, which calls "
+        "candidates.map and each candidate's content.parts.map (parts: a list of strings): "
+        "anything else throws a TypeError there instead of giving the answer. hook-inspector "
+        "ignores what it cannot read.",
     ),
     # settings
     "gemini-unknown-event": CodeInfo(
@@ -90,9 +98,27 @@ def run_findings(event: str, run: Run, answer: Answer) -> list[Finding]:
     if run.exit_code not in (0, None) and answer.form == "json":
         message = f"exit {run.exit_code} with JSON on stdout: the JSON is the answer"
         found.append(finding("gemini-exit-code-ignored", message))
+    if event in (BEFORE_MODEL, AFTER_MODEL) and (problem := _llm_response_problem(output)):
+        found.append(finding("gemini-llm-response-malformed", problem))
     if event not in DECIDING and answer.form == "json":
         ignored = [key for key in ("decision", "continue") if key in output]
         if ignored:
             message = f"{', '.join(ignored)} on {event}: never read"
             found.append(finding("gemini-decision-ignored", message))
     return found
+
+
+def _llm_response_problem(output: JSONObject) -> str:
+    """What in the answer's llm_response fromHookLLMResponse cannot convert ("" for nothing)."""
+    specific = output.get("hookSpecificOutput")
+    response = specific.get("llm_response") if isinstance(specific, dict) else None
+    if not response:  # Gemini CLI skips a falsy one
+        return ""
+    candidates = response.get("candidates") if isinstance(response, dict) else None
+    if not isinstance(candidates, list):
+        return "llm_response.candidates is not a list"
+    for index, candidate in enumerate(candidates):
+        content = candidate.get("content") if isinstance(candidate, dict) else None
+        if not isinstance(content, dict) or not isinstance(content.get("parts"), list):
+            return f"llm_response.candidates[{index}].content.parts is not a list"
+    return ""

@@ -322,13 +322,11 @@ def synthetic_text(response: object) -> str:
     if not isinstance(response, dict):
         return ""
     candidates = response.get("candidates")
-    parts = [
-        part
-        for candidate in (candidates if isinstance(candidates, list) else [])
-        if isinstance(candidate, dict) and isinstance(candidate.get("content"), dict)
-        for part in candidate["content"].get("parts", [])
-        if isinstance(part, str)
-    ]
+    parts: list[str] = []
+    for candidate in candidates if isinstance(candidates, list) else []:
+        content = candidate.get("content") if isinstance(candidate, dict) else None
+        said = content.get("parts") if isinstance(content, dict) else None
+        parts += [part for part in said if isinstance(part, str)] if isinstance(said, list) else []
     text = response.get("text")
     return "".join(parts) or (text if isinstance(text, str) else "")
 

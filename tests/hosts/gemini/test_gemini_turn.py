@@ -8,11 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from inspector.config.model import CommandHookSpec
 from inspector.hosts.gemini.events import EVENTS
 from inspector.hosts.gemini.turn import GeminiTurnOutcome
 from inspector.scenario import parse_scenario
-from tests.hosts.gemini.test_gemini_hooks import gemini_hooks, spec
+from tests.hosts.gemini.test_gemini_hooks import codes, gemini_hooks, spec
 from tests.support.claude import reply
 
 REASON = "rm -rf is not allowed"
@@ -214,3 +216,24 @@ async def test_a_before_model_deny_s_synthetic_answer_is_what_after_agent_reads(
         [],
     )
     assert json.loads(record.read_text())["prompt_response"] == "Synthetic."
+
+
+@pytest.mark.parametrize(
+    "synthetic",
+    [
+        {"candidates": [{"content": {"parts": 5}}]},
+        {"candidates": [{"content": {"parts": None}}, 3]},
+        {"candidates": {"content": "x"}},
+        "Synthetic.",
+        7,
+    ],
+)
+async def test_a_malformed_synthetic_answer_is_a_finding_not_a_crash(
+    tmp_path: Path, synthetic: object
+) -> None:
+    deny = {"decision": "deny", "reason": "no", "hookSpecificOutput": {"llm_response": synthetic}}
+    hooks = gemini_hooks(tmp_path, spec(reply(0, deny), "BeforeModel"))
+    [outcome] = await hooks.turn_runner().run(SCENARIO)
+    assert (outcome.status, outcome.final_content) == ("model_blocked", "")
+    [run] = hooks.journal.exchanges()
+    assert codes(run) == ["gemini-llm-response-malformed"]
