@@ -27,9 +27,10 @@ def _add_config(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         type=Path,
         metavar="CONFIG",
-        help="hook config: native YAML, PicoClaw's config.json, a j-cli or Claude Code project "
-        "folder (or its .jcli/hooks folder or .claude/settings.json), or an OpenClaw plugin "
-        "folder (default: the bundled demo)",
+        help="hook config: native YAML, PicoClaw's config.json, a Claude Code, Codex, Gemini CLI "
+        "or j-cli project folder (or its .claude/settings.json, .codex/hooks.json or "
+        "config.toml, .gemini/settings.json, .jcli/hooks), or an OpenClaw plugin folder "
+        "(default: the bundled demo)",
     )
 
 
