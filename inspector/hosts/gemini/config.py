@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from inspector.config.checks import did_you_mean
-from inspector.config.document import Document, KeyPath, format_key
+from inspector.config.document import Document, KeyPath
 from inspector.config.errors import ConfigError
 from inspector.config.fields import describe, field, want_bool, want_map, want_str, want_str_list
 from inspector.config.files import read_config_text
@@ -230,11 +230,7 @@ class _Reader:
     def warn(
         self, doc: Document, path: KeyPath, code: str, message: str, hook: str | None = None
     ) -> None:
-        self.warnings.append(
-            ConfigWarning(
-                doc.file, finding(code, message), doc.line_of(path), format_key(path) or None, hook
-            )
-        )
+        self.warnings.append(ConfigWarning.at(doc, path, finding(code, message), hook))
 
 
 def _want_ms(doc: Document, path: KeyPath, value: object) -> int:
