@@ -281,3 +281,23 @@ def test_an_after_model_deny_keeps_the_calls_from_running_and_after_agent_reads_
     [emulated] = read_calls(log)
     assert emulated.payload["prompt_response"] == "Touching."
     assert outcome.status == "model_blocked" and outcome.tool_uses == []
+
+
+def test_a_settings_file_with_comments_is_read_by_the_cli_and_by_the_emulation(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    """Gemini CLI reads settings.json through strip-json-comments: the commented file's hook
+    runs, and hook-inspector reads the same file to the same hook."""
+    log = gemini_project.parent / "hooks.jsonl"
+    settings = json.dumps(recording_settings(recorder(log, "deny"), ("BeforeTool",)), indent=2)
+    commented = "// the project's guard\n" + settings.replace("{", "{ /* a note */", 1)
+    (gemini_project / ".gemini" / "settings.json").write_text(commented)
+    script = [Reply(calls=(shell(RISKY),)), Reply("Ok.")]
+    _, api = play(gemini_cli, gemini_project, home, script)
+
+    assert not (gemini_project / "made.txt").exists()
+    assert [call.event for call in read_calls(log)] == ["BeforeTool"]
+    [told] = api.function_responses()
+    log.unlink()
+    [use] = emulate(gemini_project, scenario_like(PROMPT, script)).tool_uses
+    assert not use.ran and use.told == told["response"]["error"]
