@@ -3,12 +3,12 @@
 `python -m tests.bench.codex_relay [--quick]` (the real Codex from the tests' cache, installed
 there first if need be: tests/real_agents/codex_cli.py). One `codex exec` run plays EVENTS shell
 calls against a fake Responses API, each with one PreToolUse hook: a small hook run directly
-(Codex runs it as `$SHELL -lc COMMAND`), or the relay exactly as `install codex` writes it,
-handing each event to a running `hook-inspector serve` whose config runs that same hook and
-answers. A third series runs with no hook at all. The series take turns, so load falls on all
-alike; the figure is the difference of the median runs divided by the events per run, so Codex's
-own start (most of a run) cancels out. Like the Claude Code relay benchmark, the relay's bytecode
-is compiled first, as an installed package's is.
+(Codex runs it with the account's shell, `SHELL -c COMMAND`), or the relay exactly as
+`install codex` writes it, handing each event to a running `hook-inspector serve` whose config
+runs that same hook and answers. A third series runs with no hook at all. The series take turns,
+so load falls on all alike; the figure is the difference of the median runs divided by the
+events per run, so Codex's own start (most of a run) cancels out. Like the Claude Code relay
+benchmark, the relay's bytecode is compiled first, as an installed package's is.
 """
 
 from __future__ import annotations

@@ -28,12 +28,12 @@ TOOL_OUTPUT_WORDS = Gap("the model reads the scripted result without Codex's hea
 # scenario cannot script those answers, so the runner ends the turn after STOP_BLOCKS.
 STOP_CAP = Gap("the runner ends the turn after STOP_BLOCKS blocked Stops; Codex never does")
 
-# npm's launcher of the native binary sets these for Codex, which its hooks inherit (another
-# install would not); the emulation runs hooks in the inspector's own environment. (Both change
-# PATH: Codex puts its helper folder first, a login shell its profile's.)
+# An npm install of Codex gives its hooks what it gives itself: the launcher's variables, and
+# PATH with the install's helper folder (vendor/.../codex-path, where its rg lives) first. Another
+# install would not; the emulation runs hooks in the inspector's own environment.
 HOOK_ENV = Gap(
-    "npm's launcher's variables reach real hooks",
-    ("CODEX_MANAGED_BY_NPM", "CODEX_MANAGED_PACKAGE_ROOT"),
+    "an npm install's variables and helper folder reach real hooks",
+    ("CODEX_MANAGED_BY_NPM", "CODEX_MANAGED_PACKAGE_ROOT", "PATH"),
 )
 
 GAPS: dict[str, tuple[Gap, ...]] = {

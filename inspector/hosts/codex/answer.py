@@ -96,7 +96,7 @@ def _read(event: str, run: CommandRun) -> CodexAnswer:
     parsed = parse_stdout(text)
     if parsed is None:
         if text.startswith(("{", "[")):
-            noise = tuple(stdout_noise(text, login_shell=True))
+            noise = tuple(stdout_noise(text, login_shell=False))
             why = f"hook returned invalid {_JSON_NAMES.get(event, event)} JSON output"
             return CodexAnswer(ERROR, why, findings=(finding("codex-invalid-json", why), *noise))
         if event in PLAIN_IS_CONTEXT:

@@ -1,13 +1,15 @@
 """Codex's hooks for one event: the matching ones run in parallel (each one, even when two run
 the same command), each run read as Codex reads it (answer.py), and the answers combined by
-Codex's rules (outcome.py). A hook runs as Codex starts it: `$SHELL -lc COMMAND` (else /bin/sh)
-in the session's folder, the JSON on stdin with no newline after it, killed at its timeout."""
+Codex's rules (outcome.py). A hook runs as Codex starts it: `SHELL -c COMMAND`, SHELL being the
+account's shell in the password database (not `$SHELL`; /bin/sh when it has none), in the
+session's folder, the JSON on stdin with no newline after it, killed at its timeout."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import os
+import pwd
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -35,8 +37,13 @@ ASK_TIMEOUT_MS = Defaults().approval_timeout_ms  # a person's time to answer, as
 
 
 def codex_shell() -> tuple[str, ...]:
-    """The shell Codex runs a hook's command with: the user's login shell."""
-    return (os.environ.get("SHELL") or "/bin/sh", "-lc")
+    """The shell Codex 0.171.0 runs a hook's command with, seen through the real CLI: the
+    account's shell whatever `$SHELL` says, and not as a login shell."""
+    try:
+        account_shell = pwd.getpwuid(os.getuid()).pw_shell
+    except KeyError:
+        account_shell = ""
+    return (account_shell or "/bin/sh", "-c")
 
 
 class CodexHooks:

@@ -4,13 +4,15 @@ first blocking reason in config order, the last rewrite to finish, and what Code
 from __future__ import annotations
 
 import json
+import os
+import pwd
 import shlex
 from pathlib import Path
 
 import pytest
 
 from inspector.config.model import CommandHookSpec
-from inspector.hosts.codex.chain import CodexHooks
+from inspector.hosts.codex.chain import CodexHooks, codex_shell
 from inspector.hosts.codex.outcome import CodexOutcome
 from inspector.hosts.codex.relay_answer import codex_output
 from inspector.hosts.codex.templates import example_payload
@@ -137,3 +139,12 @@ async def test_an_async_hook_runs_and_decides_nothing(tmp_path: Path) -> None:
     assert outcome.verdict == "continue"
     [ran] = hooks.journal.of_type(Exchange)
     assert ran.action == "block"  # it ran, and said no; Codex did not wait to hear it
+
+
+def test_a_hook_runs_in_the_accounts_shell_whatever_dollar_shell_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # codex-cli 0.171.0 ran hooks with /bin/bash -c for root (passwd: /bin/bash) under
+    # SHELL=/bin/sh, and with /bin/sh -c for an account of /bin/sh under SHELL=/bin/bash
+    monkeypatch.setenv("SHELL", "/nonexistent/zsh")
+    assert codex_shell() == (pwd.getpwuid(os.getuid()).pw_shell or "/bin/sh", "-c")
