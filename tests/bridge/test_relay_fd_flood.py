@@ -62,7 +62,7 @@ async def test_a_descriptor_flood_leaves_the_inspector_its_descriptors(
         for thread in flooders:
             await asyncio.to_thread(thread.join, 30)
         async with agent(socket_path) as fake:
-            await fake.wait_stderr("connected to hook-inspector", timeout_s=10)
+            await fake.wait_stderr("connected to hook-inspector", timeout_s=30)
             answer = await fake.call("hook.before_tool", BEFORE_TOOL)
         # and none left behind once the flood and the agent are gone
         await wait_for(lambda: open_descriptors(serve.pid) <= before, timeout=20)

@@ -32,7 +32,7 @@ async def stopped_after_a_call(
     """An agent whose relay lent its stdin to `serve`, which answered one call and was then
     stopped (SIGSTOP); `serve` is woken and killed at the end."""
     async with serving(socket_path, folder, TAGGER_CONFIG) as serve, agent(socket_path) as fake:
-        await fake.wait_stderr(LENT, timeout_s=10)
+        await fake.wait_stderr(LENT, timeout_s=30)
         answer = await fake.call("hook.before_tool", BEFORE_TOOL)
         assert answer.result["call"]["arguments"]["tag"] == 1
         serve.send_signal(signal.SIGSTOP)

@@ -44,7 +44,7 @@ async def test_a_timeout_kills_the_whole_process_tree(tmp_path: Path) -> None:
     assert run.timed_out and run.exit_code is None and run.signal is not None
     assert "partial" in run.stdout
     child = int(pid_file.read_text())
-    await wait_for(lambda: is_dead(child), timeout=5)
+    await wait_for(lambda: is_dead(child), timeout=20)
 
 
 def is_dead(pid: int) -> bool:
@@ -77,7 +77,7 @@ async def test_a_cancelled_run_kills_its_process_tree(tmp_path: Path) -> None:
     running.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await running
-    await wait_for(lambda: is_dead(int(pid_file.read_text())), timeout=5)
+    await wait_for(lambda: is_dead(int(pid_file.read_text())), timeout=20)
 
 
 async def test_a_cancel_during_the_spawn_returns_at_once_and_kills_the_tree(
@@ -97,7 +97,7 @@ async def test_a_cancel_during_the_spawn_returns_at_once_and_kills_the_tree(
             await asyncio.wait_for(running, timeout=20)  # a hang detector: the child lives 60 s
         assert running.done()
         if pid_file.exists() and pid_file.read_text().strip():
-            await wait_for(lambda: is_dead(int(pid_file.read_text())), timeout=5)
+            await wait_for(lambda: is_dead(int(pid_file.read_text())), timeout=20)
 
 
 async def test_output_and_unread_input_of_a_command_that_never_reads() -> None:

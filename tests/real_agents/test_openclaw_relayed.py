@@ -89,7 +89,7 @@ async def inspector(engine: Engine, socket: Path) -> AsyncIterator[Listener]:
         listener = Listener(engine, socket_path=socket)
         await listener.start()
         try:
-            await wait_for(lambda: bool(listener.plugin_sessions), timeout=10)
+            await wait_for(lambda: bool(listener.plugin_sessions), timeout=60)
             yield listener
         finally:
             await listener.close()
@@ -118,7 +118,7 @@ async def test_a_hook_in_the_inspectors_config_blocks_the_gateways_exec(live: Li
     async with inspector(engine, live.socket) as listener:
         run = await live.turn(command)
         assert list(listener.plugin_sessions) == ["openclaw"]  # one connection per process
-        await wait_for(lambda: "agent_end" in fired(engine), timeout=10)
+        await wait_for(lambda: "agent_end" in fired(engine), timeout=60)
     assert not marker.exists()  # the command never ran
     assert f"{FINAL_PREFIX}{GUARD_REASON}" in live.said(run)  # the model was told why
     (call,) = relayed(engine, "before_tool_call", command)
@@ -181,7 +181,7 @@ async def test_with_no_inspector_the_gateway_goes_on_and_the_calls_wait_for_one(
     assert not any(GUARD_REASON in text for text in live.said(run))
     engine = Engine(load_config(GUARD))
     async with inspector(engine, live.socket):
-        await wait_for(lambda: bool(kept(engine, command)), timeout=10)
+        await wait_for(lambda: bool(kept(engine, command)), timeout=60)
     (before,) = kept(engine, command)
     assert before.payload["answered"] is None  # noInspector: continue
     assert [f.code for f in before.findings] == ["openclaw-fired-without-inspector"]

@@ -136,7 +136,7 @@ class FakeAgent:
             asyncio.create_task(self._read_stderr()),
         ]
 
-    async def hello(self, name: str, modes: Sequence[str], timeout_s: float = 5.0) -> Exchange:
+    async def hello(self, name: str, modes: Sequence[str], timeout_s: float = 15.0) -> Exchange:
         """PicoClaw puts no deadline on hello; the fake does, so a test cannot hang on it."""
         params = {"name": name, "version": 1, "modes": list(modes)}
         return await self.call("hook.hello", params, timeout_s)
@@ -176,7 +176,7 @@ class FakeAgent:
         await self._write(line)
         return line
 
-    async def wait_stderr(self, text: str, timeout_s: float = 5.0) -> str:
+    async def wait_stderr(self, text: str, timeout_s: float = 20.0) -> str:
         """The first stderr line containing `text`, waiting for it if need be."""
 
         async def seen() -> str:

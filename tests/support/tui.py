@@ -47,7 +47,7 @@ async def running(
 
 
 async def until(
-    pilot: Pilot[int], predicate: Callable[[], object], timeout: float = 10.0, what: str = ""
+    pilot: Pilot[int], predicate: Callable[[], object], timeout: float = 30.0, what: str = ""
 ) -> None:
     """Let the app run until `predicate` holds; fail after `timeout` seconds."""
     loop = asyncio.get_running_loop()
@@ -59,7 +59,7 @@ async def until(
 
 
 async def opened(
-    pilot: Pilot[int], screen_type: type[ScreenT], what: str, timeout: float = 10.0
+    pilot: Pilot[int], screen_type: type[ScreenT], what: str, timeout: float = 30.0
 ) -> ScreenT:
     """Wait until a screen of `screen_type` is on top with everything it composed mounted (a
     pushed screen is on top a moment before its widgets are), and return it."""

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 
-async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+async def wait_for(predicate: Callable[[], bool], timeout: float = 30.0) -> None:
     """Poll until `predicate` holds, failing after `timeout` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -16,7 +16,7 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None
         await asyncio.sleep(0.01)
 
 
-async def wait_for_count(count: Callable[[], int], target: int, stall: float = 10.0) -> None:
+async def wait_for_count(count: Callable[[], int], target: int, stall: float = 30.0) -> None:
     """Poll until `count()` reaches `target`, failing only when it stops growing for `stall`
     seconds: a loaded machine may be slow, but a stuck one makes no progress at all."""
     loop = asyncio.get_running_loop()

@@ -57,7 +57,7 @@ def harness(*widgets: Widget) -> Harness:
     return app
 
 
-async def until(pilot: Pilot[None], predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+async def until(pilot: Pilot[None], predicate: Callable[[], bool], timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
