@@ -1,6 +1,5 @@
 """What the hosts whose hooks are commands (Claude Code, j-cli, ...) share in `install`: the relay's
-command line, and the events and timeout a person chose for it; their settings are found with
---project or --user."""
+command line, and the events and timeout a person chose for it."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from pathlib import Path
 
 from inspector.config.checks import did_you_mean
 from inspector.config.errors import ConfigError
-from inspector.hosts.installer import Options, Place
+from inspector.hosts.installer import Options
 from inspector.relay import command_wire
 
 # The relay's own entry file, named without importing it (it puts the package on sys.path).
@@ -30,7 +29,6 @@ class RelayHook:
 
 def relay_hook(
     host: str,
-    place: Place,
     options: Options,
     known: tuple[str, ...],
     default: tuple[str, ...],
@@ -41,19 +39,12 @@ def relay_hook(
     """The hook `options` ask for: `known` are the events `host` has, `default` those relayed
     when --events is left out, `default_timeout_s` a handler's timeout when none is given;
     `quiet` for a host that would read the relay's stderr as the hook's answer."""
-    project_or_user(host, place)
     events = _events(host, options.events, known, default)
     timeout_s = options.timeout_s or default_timeout_s
     if timeout_s <= 0:
         raise ConfigError("--timeout", f"must be a positive number of seconds, got {timeout_s}")
     command = relay_command(host, timeout_s, options.socket, quiet=quiet)
     return RelayHook(command, events, timeout_s)
-
-
-def project_or_user(host: str, place: Place) -> None:
-    """These hosts' settings are a project's or the user's: --config is not theirs."""
-    if place.config is not None:
-        raise ConfigError("--config", f"{host} is set with --project or --user")
 
 
 def relay_command(host: str, timeout_s: int, socket: Path | None, *, quiet: bool = False) -> str:

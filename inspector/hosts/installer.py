@@ -5,7 +5,8 @@ knows no host by name."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -21,6 +22,20 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Flag:
+    """An `install` option of some hosts only, which their installer declares: `--NAME`, a
+    switch, or a value among `choices` (the first by default)."""
+
+    name: str  # as typed, without the dashes
+    help: str
+    choices: tuple[str, ...] = ()
+
+
+# the flag of a host whose installer can print what it would add instead (its snippet())
+PRINT = Flag("print", "print what install would add instead of changing the file")
+
+
+@dataclass(frozen=True)
 class Options:
     """The rest of `install`'s command line, as given; None is an option left out. What a host
     does not use it ignores or refuses, as its installer says."""
@@ -29,9 +44,9 @@ class Options:
     matcher: str | None = None
     timeout_s: int | None = None
     socket: Path | None = None
-    no_inspector: str | None = None  # one of the installer's `no_inspector` choices
-    http: bool = False  # --http: the host's own HTTP hooks to the inspector, not the relay
-    mod: bool = False  # --mod: the host's bridge mod (Claude Code 2.1.287+), no settings changed
+    # the host's own flags (its installer's `flags`) that were given, by name: True for a
+    # switch, else the choice
+    own: Mapping[str, str | bool] = field(default_factory=dict)
 
 
 class Installer(Protocol):
@@ -39,17 +54,20 @@ class Installer(Protocol):
     kept, and uninstall gives back the file as it was. Bad options, or a file it cannot read
     or will not change: a ConfigError, and nothing changed."""
 
-    # what --no-inspector may choose (a call that decides, with no inspector answering), the
-    # first by default; () when the host has no such choice and ignores it
-    no_inspector: tuple[str, ...]
+    # the host's own options; the command line refuses them for any other host
+    flags: tuple[Flag, ...]
+    # what --config names for this host (its help), or None when it is set with --project or
+    # --user instead
+    config_file: str | None
+    default_timeout_s: int  # the handler's timeout when --timeout is left out
 
     def install(self, place: Place, options: Options) -> str:
         """Put hook-inspector in; returns what was done, for the user."""
         ...
 
     def snippet(self, place: Place, options: Options) -> str | None:
-        """What install would add, for a person to put in by hand (--print), changing nothing;
-        None when the host has no such text, and --print is ignored."""
+        """What install would add, for a person to put in by hand (--print, for a host whose
+        flags hold PRINT), changing nothing; None when the host has no such text."""
         ...
 
     def uninstall(self, place: Place) -> str:

@@ -1,14 +1,17 @@
 """`install HOST` / `uninstall HOST` take the host from the registry: a mistyped name gets a
-suggestion, and PicoClaw, which has nothing to install, says how it is attached instead. Neither
-changes a file."""
+suggestion, PicoClaw, which has nothing to install, says how it is attached instead, and an
+option that is another host's own is refused, naming whose it is. None of them changes a file."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from inspector.cli.main import main
+from inspector.hosts.installer import NoInstaller
+from inspector.hosts.registry import HOSTS
 
 
 @pytest.fixture
@@ -51,3 +54,38 @@ def test_picoclaw_has_nothing_to_install_and_says_how_it_is_attached(
     assert "process hooks" in error and "hooks.processes" in error
     assert 'hook-inspector", "relay"]' in error and "inspector/docs/picoclaw.md" in error
     assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["gemini", "--http"], "--http: Gemini CLI has no such option; Claude Code has"),
+        (["codex", "--mod"], "--mod: Codex has no such option; Claude Code has"),
+        (["jcli", "--no-inspector", "block"], "--no-inspector: j-cli has no such option;"),
+        (["claude", "--print"], "--print: Claude Code has no such option; OpenClaw has"),
+        (["claude", "--config", "x.json"], "--config: Claude Code is set with --project or"),
+        (["openclaw", "--user"], "--user: OpenClaw has one config file: name it with --config"),
+    ],
+)
+def test_an_option_that_is_another_hosts_is_refused_naming_whose_it_is(
+    words: list[str], said: str, folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["install", *words]) == 2
+    assert capsys.readouterr().err.startswith(f"hook-inspector: {said}")
+    assert list(folder.iterdir()) == []
+
+
+def test_the_help_names_each_hosts_own_options_with_the_hosts_that_have_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["install", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    for host in HOSTS:
+        if isinstance(host.installer, NoInstaller):
+            continue
+        for flag in host.installer.flags:
+            label, said = re.escape(host.label), re.escape(" ".join(flag.help.split()))
+            owners = rf"(?:[^:]*, )?{label}(?:, [^:]*)?"
+            assert re.search(rf"--{flag.name}(?: {{[^}}]*}})? {owners}: {said}", shown)
+        assert f"{host.installer.default_timeout_s} for {host.label}" in shown

@@ -21,8 +21,8 @@ from inspector.hosts.claude.handlers import DEFAULT_TIMEOUT_S
 from inspector.hosts.claude.settings_hooks import merge, take_out
 from inspector.hosts.http_endpoint import ensure_endpoint
 from inspector.hosts.install_files import through_link
-from inspector.hosts.install_relay import RelayHook, project_or_user, relay_hook
-from inspector.hosts.installer import Options, Place
+from inspector.hosts.install_relay import RelayHook, relay_hook
+from inspector.hosts.installer import Flag, Options, Place
 
 CLAUDE_DIR, SETTINGS, LOCAL_SETTINGS = ".claude", "settings.json", "settings.local.json"
 GIT_TIMEOUT_S = 10
@@ -43,15 +43,30 @@ NO_HTTP_EVENTS = ("SessionStart", "Setup")
 HTTP_DEFAULT_EVENTS = tuple(event for event in DEFAULT_EVENTS if event not in NO_HTTP_EVENTS)
 
 
+HTTP = Flag(
+    "http",
+    "http handlers that POST each event to the inspector on loopback, with its token, in"
+    " .claude/settings.local.json (no relay process; see docs/claude-code.md)",
+)
+MOD = Flag(
+    "mod",
+    "from 2.1.287, the inspector's endpoint for the bridge mod, and how to load the mod (no"
+    " settings changed; see docs/claude-code.md, Mods)",
+)
+
+
 class ClaudeInstaller:
-    no_inspector: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = (HTTP, MOD)
+    config_file: str | None = None
+    default_timeout_s = DEFAULT_TIMEOUT_S
 
     def install(self, place: Place, options: Options) -> str:
-        if options.mod:
+        if options.own.get(MOD.name):
             return install_mod()
-        default = HTTP_DEFAULT_EVENTS if options.http else DEFAULT_EVENTS
-        hook = relay_hook(NAME, place, options, EVENTS, default, DEFAULT_TIMEOUT_S)
-        if options.http:
+        http = bool(options.own.get(HTTP.name))
+        default = HTTP_DEFAULT_EVENTS if http else DEFAULT_EVENTS
+        hook = relay_hook(NAME, options, EVENTS, default, self.default_timeout_s)
+        if http:
             return install_http(http_settings_file(place), hook, options.matcher)
         file = settings_file(place.project, place.user)
         return install(file, hook.command, hook.events, options.matcher, hook.timeout_s)
@@ -60,7 +75,6 @@ class ClaudeInstaller:
         return None
 
     def uninstall(self, place: Place) -> str:
-        project_or_user(NAME, place)
         file = settings_file(place.project, place.user)
         local = http_settings_file(place)
         done = [said for each in dict.fromkeys((file, local)) if (said := take_out(each))]

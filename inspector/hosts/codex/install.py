@@ -19,15 +19,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.config.errors import ConfigError
 from inspector.hosts.codex import NAME
 from inspector.hosts.codex.config import CODEX_DIR, CONFIG_TOML, HOOKS_JSON, codex_home
 from inspector.hosts.codex.events import DEFAULT_TIMEOUT_S, EVENTS
 from inspector.hosts.codex.hooks_file import merge, roll_back, take_out, write
 from inspector.hosts.codex.trust_file import check_config, trust, trusted_text, untrust
 from inspector.hosts.install_files import Backup, through_link
-from inspector.hosts.install_relay import project_or_user, relay_hook
-from inspector.hosts.installer import Options, Place
+from inspector.hosts.install_relay import relay_hook
+from inspector.hosts.installer import Flag, Options, Place
 
 DEFAULT_EVENTS = (
     "SessionStart",
@@ -40,14 +39,12 @@ DEFAULT_EVENTS = (
 
 
 class CodexInstaller:
-    no_inspector: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    config_file: str | None = None
+    default_timeout_s = DEFAULT_TIMEOUT_S
 
     def install(self, place: Place, options: Options) -> str:
-        if options.http or options.mod:
-            raise ConfigError(
-                "--http" if options.http else "--mod", "Codex has no such hooks: leave it out"
-            )
-        hook = relay_hook(NAME, place, options, EVENTS, DEFAULT_EVENTS, DEFAULT_TIMEOUT_S)
+        hook = relay_hook(NAME, options, EVENTS, DEFAULT_EVENTS, self.default_timeout_s)
         file = hooks_file(place)
         check_config(config_file())  # before anything is written
         handler = {"type": "command", "command": hook.command, "timeout": hook.timeout_s}
@@ -69,7 +66,6 @@ class CodexInstaller:
         return None
 
     def uninstall(self, place: Place) -> str:
-        project_or_user(NAME, place)
         file = hooks_file(place)
         said = [done for done in (take_out(file), untrust(config_file(), file)) if done]
         if said:

@@ -31,8 +31,8 @@ from inspector.hosts.gemini.events import (
     TOOL_EVENTS,
 )
 from inspector.hosts.install_files import through_link, write_back
-from inspector.hosts.install_relay import project_or_user, relay_hook
-from inspector.hosts.installer import Options, Place
+from inspector.hosts.install_relay import relay_hook
+from inspector.hosts.installer import Flag, Options, Place
 
 JSONObject = dict[str, Any]
 
@@ -53,13 +53,14 @@ DEFAULT_EVENTS = (
 
 
 class GeminiInstaller:
-    no_inspector: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    config_file: str | None = None
+    default_timeout_s = DEFAULT_TIMEOUT_MS // 1000
 
     def install(self, place: Place, options: Options) -> str:
         # Gemini CLI takes a hook's stderr for its answer when stdout is empty: a relay with no
         # inspector to reach would put its line before the user and reset BeforeToolSelection.
-        timeout_s = DEFAULT_TIMEOUT_MS // 1000
-        hook = relay_hook(NAME, place, options, EVENTS, DEFAULT_EVENTS, timeout_s, quiet=True)
+        hook = relay_hook(NAME, options, EVENTS, DEFAULT_EVENTS, self.default_timeout_s, quiet=True)
         file = settings_file(place)
         handler = {
             "name": RELAY_NAME,
@@ -76,7 +77,6 @@ class GeminiInstaller:
         return None
 
     def uninstall(self, place: Place) -> str:
-        project_or_user(NAME, place)
         file = settings_file(place)
         if (done := take_out(file)) is not None:
             return done

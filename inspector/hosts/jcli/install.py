@@ -12,8 +12,8 @@ from pathlib import Path
 from inspector.config.errors import ConfigError
 from inspector.config.files import read_config_text
 from inspector.hosts.install_files import write_atomically
-from inspector.hosts.install_relay import project_or_user, relay_hook
-from inspector.hosts.installer import Options, Place
+from inspector.hosts.install_relay import relay_hook
+from inspector.hosts.installer import Flag, Options, Place
 from inspector.hosts.jcli import NAME
 from inspector.hosts.jcli.events import EVENTS
 from inspector.hosts.jcli.hookdef import DEFAULT_TIMEOUT_S
@@ -25,10 +25,12 @@ DEFAULT_EVENTS = EVENTS
 
 
 class JcliInstaller:
-    no_inspector: tuple[str, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    config_file: str | None = None
+    default_timeout_s = DEFAULT_TIMEOUT_S
 
     def install(self, place: Place, options: Options) -> str:
-        hook = relay_hook(NAME, place, options, EVENTS, DEFAULT_EVENTS, DEFAULT_TIMEOUT_S)
+        hook = relay_hook(NAME, options, EVENTS, DEFAULT_EVENTS, self.default_timeout_s)
         folder = hook_folder(place.project, place.user)
         return install(folder, hook.command, hook.events, hook.timeout_s)
 
@@ -36,7 +38,6 @@ class JcliInstaller:
         return None
 
     def uninstall(self, place: Place) -> str:
-        project_or_user(NAME, place)
         return uninstall(hook_folder(place.project, place.user))
 
 

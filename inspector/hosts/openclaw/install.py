@@ -31,7 +31,7 @@ from inspector.hosts.install_files import (
     write_back,
     write_through,
 )
-from inspector.hosts.installer import Options, Place
+from inspector.hosts.installer import PRINT, Flag, Options, Place
 from inspector.hosts.openclaw import BRIDGE_PLUGIN_FOLDER
 
 JSONObject = dict[str, Any]
@@ -43,37 +43,42 @@ NO_INSPECTOR = ("continue", "block", "approval")
 TIMEOUT_S = 60  # how long the Gateway gives the bridge's deciding hooks, by default
 
 
+NO_INSPECTOR_FLAG = Flag(
+    "no-inspector",
+    "what a call that decides gets when no inspector answers in time: go on (default), block,"
+    " or OpenClaw's own approval",
+    NO_INSPECTOR,
+)
+
+
 class OpenClawInstaller:
-    no_inspector: tuple[str, ...] = NO_INSPECTOR
+    flags: tuple[Flag, ...] = (NO_INSPECTOR_FLAG, PRINT)
+    config_file: str | None = (
+        "its openclaw.json (default: $OPENCLAW_CONFIG_PATH, else $OPENCLAW_STATE_DIR/openclaw.json,"
+        " else ~/.openclaw/openclaw.json)"
+    )
+    default_timeout_s = TIMEOUT_S
 
     def install(self, place: Place, options: Options) -> str:
-        entry = _entry(place, options)
-        return install(config_file(place.config), entry)
+        return install(config_file(place.config), _entry(options))
 
     def snippet(self, place: Place, options: Options) -> str:
-        return snippet(_entry(place, options))
+        return snippet(_entry(options))
 
     def uninstall(self, place: Place) -> str:
-        return uninstall(_config_file(place))
+        return uninstall(config_file(place.config))
 
 
-def _entry(place: Place, options: Options) -> JSONObject:
+def _entry(options: Options) -> JSONObject:
     """The plugin's entry `options` ask for."""
-    _config_file(place)
     for flag, given in (("--events", options.events), ("--matcher", options.matcher)):
         if given is not None:
             raise ConfigError(flag, "OpenClaw's bridge plugin follows every hook; leave it out")
     timeout_s = options.timeout_s or TIMEOUT_S
     if not 0 < timeout_s <= 600:
         raise ConfigError("--timeout", f"OpenClaw allows 1 to 600 seconds, got {timeout_s}")
-    no_inspector = options.no_inspector or NO_INSPECTOR[0]
+    no_inspector = str(options.own.get(NO_INSPECTOR_FLAG.name, NO_INSPECTOR[0]))
     return plugin_entry(options.socket, no_inspector, timeout_s * 1000)
-
-
-def _config_file(place: Place) -> Path:
-    if place.project is not None or place.user:
-        raise ConfigError("--project", "OpenClaw has one openclaw.json: name it with --config")
-    return config_file(place.config)
 
 
 def config_file(given: Path | None) -> Path:
