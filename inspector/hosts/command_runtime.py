@@ -93,6 +93,7 @@ class CommandRuntime:
             template=self.chain.context_template,
             chain_methods=events,
             refuses=lambda _hook, _event, _context: None,
+            request="hook input (the JSON on the hook's stdin)",
         )
 
     def _hook(self, name: str, event: str) -> CommandHook | HttpHook | None:

@@ -57,6 +57,7 @@ class ComposerOffer:
     chain_methods: Collection[str]  # what the whole chain takes (not one hook)
     # why the host could not send these params (None: it can), for a hook or the chain (None)
     refuses: Callable[[str | None, str, JSONObject], str | None]
+    request: str  # what is being written, in the host's terms ("params object", ...)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.app import App
 from textual.screen import ModalScreen
-from textual.widgets import Button, Select, TextArea
+from textual.widgets import Button, Label, Select, TextArea
 
 from inspector.hosts.picoclaw.runtime import composer_offer
 from inspector.journal.records import Exchange
@@ -39,6 +39,7 @@ async def test_the_composer_shows_the_fields_in_the_detail_panes_order() -> None
     async with Host(screen).run_test(size=(110, 40)):
         editor = screen.query_one("#editor", TextArea)
         assert top_keys(editor.text) == ["tool", "arguments", "meta", "context"]
+        assert str(screen.query_one("#status", Label).render()) == "valid params object"
         exchange = Exchange(hook="redactor", method="hook.before_tool", request={"params": CALL})
         pane = json.loads(request_view(exchange).text)
         assert top_keys(editor.text) == list(pane["params"])

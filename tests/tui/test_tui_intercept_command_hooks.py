@@ -8,7 +8,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from textual.widgets import TextArea
+from textual.widgets import Label, TextArea
 
 from inspector.journal.records import STATUS_OK, Decision
 from inspector.tui.screens.composer import ComposerScreen
@@ -44,6 +44,8 @@ async def test_e_edits_a_held_claude_event_and_the_hook_gets_the_edited_stdin(
         editor = screen.query_one("#editor", TextArea)
         context = json.loads(editor.text)
         assert context == tool_event(command="rm -rf /")
+        status = screen.query_one("#status", Label).render()
+        assert str(status) == "valid hook input (the JSON on the hook's stdin)"
         context["tool_input"]["command"] = "echo safe"
         editor.text = json.dumps(context)
         await pilot.press("ctrl+s")

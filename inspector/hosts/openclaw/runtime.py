@@ -71,6 +71,7 @@ class OpenClawRuntime:
             template=self.plugin.template,
             chain_methods=self.plugin.hook_names,
             refuses=lambda _handler, _hook, _request: None,
+            request='{"event", "ctx"} object',
         )
 
     async def send(self, hook: str, method: str, params: Any, *, source: str) -> Exchange:

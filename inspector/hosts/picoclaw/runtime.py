@@ -232,6 +232,7 @@ def composer_offer(hooks: list[str]) -> ComposerOffer:
         template=templates.template,
         chain_methods=CHAIN_METHODS,
         refuses=_refuses,
+        request="params object",
     )
 
 

@@ -202,7 +202,7 @@ class ComposerScreen(ModalScreen[ComposeRequest | None]):
         checked = self._check()
         self._blocked = isinstance(checked, str)
         status = self.query_one("#status", Label)
-        status.update(Text(checked if isinstance(checked, str) else "valid params object"))
+        status.update(Text(checked if isinstance(checked, str) else f"valid {self._offer.request}"))
         status.set_class(self._blocked, "-error")
         status.set_class(not self._blocked, "-ok")
         self._editor.set_class(self._blocked, "-invalid")
