@@ -1,13 +1,14 @@
 """hook-inspector's handlers in a JSON settings file whose `hooks` object lists, per event,
-matcher groups of handlers (Claude Code's and Gemini CLI's): merged in beside the user's own
-hooks, and taken out again leaving the file as it was.
+matcher groups of handlers (Claude Code's and Gemini CLI's settings.json, Codex's hooks.json):
+merged in beside the user's own hooks, and taken out again leaving the file as it was.
 
 Merging keeps every hook the file has and adds one matcher group per chosen event whose only
 handler is hook-inspector's (only tool events take the matcher), in place of the groups it put
 there before (idempotent); before the first change the file is copied to its backup. Taking out
 removes hook-inspector's handlers, with the groups, event lists and `hooks` object that only
 held them (unless the file before install had them empty too). Which handlers are
-hook-inspector's, and what uninstall says, is each host's."""
+hook-inspector's, and what uninstall says, is each host's. Merging is two steps, merged then
+write, so that Codex can trust each group it placed before the file is written."""
 
 from __future__ import annotations
 
@@ -38,7 +39,24 @@ class TakenOut:
     kinds: list[str]  # the kind of each handler taken out
 
 
-def merge(
+@dataclass(frozen=True)
+class Placed:
+    """A matcher group merging added: on `event`, at `index` in its list."""
+
+    event: str
+    index: int
+    group: JSONObject
+
+
+@dataclass(frozen=True)
+class Merged:
+    """A settings file's settings with hook-inspector's handler merged in, not written yet."""
+
+    settings: JSONObject
+    placed: list[Placed]
+
+
+def merged(
     file: Path,
     handler: JSONObject,
     events: tuple[str, ...],
@@ -46,16 +64,18 @@ def merge(
     *,
     tool_events: Collection[str],
     kind_of: KindOf,
-) -> tuple[Path | None, Path]:
-    """Put `handler` on `events` in `file` (only `tool_events` take `matcher`), in place of the
-    handlers `kind_of` names; returns the backup made (None: there was no file) and the file
-    written (the link's target when `file` is a link)."""
-    doc, settings = _read(file)
+    plain_json: bool = False,
+) -> Merged:
+    """`file`'s settings with `handler` on `events` (only `tool_events` take `matcher`), in
+    place of the handlers `kind_of` names, and where each group went; nothing written yet.
+    `plain_json`: the host reads the file as plain JSON (Codex), so comments are an error in
+    it like any other, not something install would lose."""
+    doc, settings = _read(file, plain_json)
     hooks = _hooks_of(doc, settings)
     if hooks is None:
         hooks = settings["hooks"] = {}
-    backup = Backup(file)  # beside the path the user named, a link or not
-    _remove_ours(hooks, kind_of, keep=_hooks_in(backup.content()))
+    _remove_ours(hooks, kind_of, keep=_hooks_in(Backup(file).content()))
+    placed = []
     for event in events:
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
@@ -65,15 +85,23 @@ def merge(
         group: JSONObject = {"hooks": [handler]}
         if matcher is not None and event in tool_events:
             group = {"matcher": matcher, **group}
+        placed.append(Placed(event, len(groups), group))
         groups.append(group)
-    saved = backup.keep() if doc is not None else None
+    return Merged(settings, placed)
+
+
+def write(file: Path, settings: JSONObject) -> tuple[Path | None, Path]:
+    """Write merged settings to `file`, backed up first; returns the backup made (None: there
+    was no file) and the file written (the link's target when `file` is a link)."""
+    backup = Backup(file)  # beside the path the user named, a link or not
+    saved = backup.keep() if file.exists() else None
     return saved, write_through(file, json_text(settings))
 
 
-def take_out(file: Path, kind_of: KindOf) -> TakenOut | None:
+def take_out(file: Path, kind_of: KindOf, *, plain_json: bool = False) -> TakenOut | None:
     """`file`'s settings without the handlers `kind_of` names, not written yet; None when it
-    had none (or there is no file)."""
-    doc, settings = _read(file)
+    had none (or there is no file). `plain_json` as for merged."""
+    doc, settings = _read(file, plain_json)
     if doc is None:
         return None
     backup = Backup(file)
@@ -87,12 +115,14 @@ def take_out(file: Path, kind_of: KindOf) -> TakenOut | None:
     return TakenOut(settings, backup, removed)
 
 
-def _read(file: Path) -> tuple[Document | None, JSONObject]:
+def _read(file: Path, plain_json: bool) -> tuple[Document | None, JSONObject]:
     """The settings file's document (None when there is no file) and its settings."""
     if not file.exists():
         return None, {}
     text = read_config_text(file)
-    if has_comments(text):  # Gemini CLI allows them; writing the file back would drop them
+    if not plain_json and has_comments(
+        text
+    ):  # Gemini CLI allows them; writing the file back would drop them
         message = (
             "has comments, which install would lose when it writes the file back: move them"
             " out, or add hook-inspector's handlers by hand (see the host's manual page)"

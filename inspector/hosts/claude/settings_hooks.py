@@ -34,9 +34,10 @@ def merge(
     """Put `handler` on `events` in `file` (only tool events take `matcher`), in place of what
     hook-inspector put there before; returns the backup made (None: there was no file) and the
     file written (the link's target when `file` is a link)."""
-    return json_settings_hooks.merge(
+    merged = json_settings_hooks.merged(
         file, handler, events, matcher, tool_events=TOOL_EVENTS, kind_of=_kind
     )
+    return json_settings_hooks.write(file, merged.settings)
 
 
 def take_out(file: Path) -> str | None:

@@ -1,7 +1,8 @@
 """`hook-inspector install codex` / `uninstall codex`: the command relay merged into a Codex
 hooks.json (the project's `.codex/hooks.json`, or with --user CODEX_HOME's, else
-~/.codex/hooks.json), and taken out again (hooks_file.py: backup first, idempotent, the user's
-own hooks kept, the file given back byte for byte).
+~/.codex/hooks.json), and taken out again (hooks_file.py, on json_settings_hooks.py as for
+Claude Code and Gemini CLI: backup first, idempotent, the user's own hooks kept, the file given
+back byte for byte).
 
 Codex runs a hook nobody trusted only under --dangerously-bypass-hook-trust. So install also
 trusts the relay hooks it wrote, and nothing else: it adds, to the user's config.toml, one
@@ -22,11 +23,12 @@ from pathlib import Path
 from inspector.hosts.codex import NAME
 from inspector.hosts.codex.config import CODEX_DIR, CONFIG_TOML, HOOKS_JSON, codex_home
 from inspector.hosts.codex.events import DEFAULT_TIMEOUT_S, EVENTS
-from inspector.hosts.codex.hooks_file import merge, roll_back, take_out, write
+from inspector.hosts.codex.hooks_file import merge, roll_back, take_out
 from inspector.hosts.codex.trust_file import check_config, trust, trusted_text, untrust
 from inspector.hosts.install_files import Backup, through_link
 from inspector.hosts.install_relay import relay_hook
 from inspector.hosts.installer import Flag, Options, Place
+from inspector.hosts.json_settings_hooks import write
 
 DEFAULT_EVENTS = (
     "SessionStart",

@@ -151,3 +151,39 @@ def test_empty_hooks_the_user_had_are_kept_and_given_back_byte_for_byte(
 
     assert hooks.read_text() == own
     assert sorted(path.name for path in hooks.parent.iterdir()) == ["hooks.json"]
+
+
+def test_a_null_hooks_object_is_refused_as_codex_refuses_it_and_nothing_changes(
+    tmp_path: Path, home: Path
+) -> None:
+    config = _config(home)
+    project = tmp_path / "project"
+    hooks = _hooks_json(project, '{"hooks": null}\n')
+
+    with pytest.raises(ConfigError, match="expected an object of events, got null") as raised:
+        INSTALLER.install(Place(project=project), Options())
+
+    assert (raised.value.line, raised.value.key) == (1, "hooks")
+    assert (hooks.read_text(), config.read_text()) == ('{"hooks": null}\n', CONFIG)
+    assert sorted(path.name for path in hooks.parent.iterdir()) == ["hooks.json"]
+
+
+def test_a_comment_is_invalid_json_in_a_hooks_json_as_codex_reads_it(
+    tmp_path: Path, home: Path
+) -> None:
+    _config(home)
+    project = tmp_path / "project"
+    hooks = _hooks_json(project, '{\n  // mine\n  "hooks": {}\n}\n')
+
+    with pytest.raises(ConfigError, match="invalid JSON") as raised:
+        INSTALLER.install(Place(project=project), Options())
+
+    assert raised.value.line == 2
+    assert sorted(path.name for path in hooks.parent.iterdir()) == ["hooks.json"]
+
+
+def _hooks_json(project: Path, text: str) -> Path:
+    hooks = project / ".codex" / "hooks.json"
+    hooks.parent.mkdir(parents=True)
+    hooks.write_text(text)
+    return hooks
