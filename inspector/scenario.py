@@ -60,6 +60,7 @@ class Round:
 
     content: str = ""
     tool_calls: tuple[ScriptedCall, ...] = ()
+    tokens: int | None = None  # Codex: the token usage the model reports with it (compaction)
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,11 @@ class _Reader:
         calls: tuple[ScriptedCall, ...] = ()
         if "tool_calls" in fields:
             calls = tuple(self.items(fields["tool_calls"], f"{key}.tool_calls", self.call))
-        return Round(content=self.optional_str(fields, "content", key) or "", tool_calls=calls)
+        return Round(
+            content=self.optional_str(fields, "content", key) or "",
+            tool_calls=calls,
+            tokens=self.optional_count(fields, "tokens", key),
+        )
 
     def call(self, node: Node, key: str) -> ScriptedCall:
         fields = self.mapping(node, key, _CALL_KEYS)
@@ -294,6 +299,17 @@ class _Reader:
             return None
         return self.required_str(fields, name, key)
 
+    def optional_count(
+        self, fields: dict[str, tuple[Node, Node]], name: str, key: str
+    ) -> int | None:
+        if name not in fields or _is_null(fields[name][1]):
+            return None
+        node = fields[name][1]
+        value = self.loader.construct_object(node) if isinstance(node, ScalarNode) else None
+        if type(value) is not int or value < 0:
+            raise self.error(node, _join(key, name), "must be a whole number, 0 or more")
+        return value
+
     def optional_json_mapping(
         self, fields: dict[str, tuple[Node, Node]], name: str, key: str
     ) -> dict[str, Any]:
@@ -338,6 +354,6 @@ _SCENARIO_TEXTS = (
 )
 _SCENARIO_KEYS = frozenset({*_SCENARIO_TEXTS, "tools", "turns", "allowed_tools"})
 _TURN_KEYS = frozenset({"user", "model", "rounds"})
-_ROUND_KEYS = frozenset({"content", "tool_calls"})
+_ROUND_KEYS = frozenset({"content", "tool_calls", "tokens"})
 _CALL_KEYS = frozenset({"tool", "arguments", "result", "error"})
 _TOOL_KEYS = frozenset({"name", "description", "parameters"})

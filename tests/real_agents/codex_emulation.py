@@ -10,6 +10,7 @@ from codex_cli import MODEL
 from fake_responses import Reply
 
 from inspector.hosts.codex.chain import CodexHooks
+from inspector.hosts.codex.compaction import auto_compact_limit
 from inspector.hosts.codex.config import read_codex
 from inspector.hosts.codex.turn import CodexTurnOutcome, CodexTurnRunner
 from inspector.journal.journal import Journal
@@ -19,7 +20,8 @@ from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 def scenario_like(
     prompt: str, script: Sequence[Reply], results: Mapping[str, str] | None = None
 ) -> Scenario:
-    """One turn: `prompt`, then a round per reply; a call's result is looked up by call id."""
+    """One turn: `prompt`, then a round per reply (with the tokens it reports); a call's result is
+    looked up by call id."""
     results = results or {}
     rounds = tuple(
         Round(
@@ -28,6 +30,7 @@ def scenario_like(
                 ScriptedCall(call.name, call.arguments, result=results.get(call.call_id, ""))
                 for call in reply.tool_calls
             ),
+            tokens=reply.tokens,
         )
         for reply in script
     )
@@ -38,9 +41,12 @@ async def emulate(
     project: Path, scenario: Scenario, *, approve_for_me: bool = False
 ) -> CodexTurnOutcome:
     """Play `scenario` against the project's (and the user's) Codex hooks, as `codex exec`
-    (with `--approve-for-me` when `approve_for_me`) would."""
+    (with `--approve-for-me` when `approve_for_me`) would, with the config.toml's compaction
+    limit."""
     read = read_codex(project)
     hooks = CodexHooks(read.config.command_hooks, Journal(), project_dir=project)
-    runner = CodexTurnRunner(hooks, approve_for_me=approve_for_me)
+    runner = CodexTurnRunner(
+        hooks, approve_for_me=approve_for_me, auto_compact_limit=auto_compact_limit(project)
+    )
     [outcome] = await runner.run(scenario)
     return outcome

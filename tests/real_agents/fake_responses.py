@@ -48,10 +48,13 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Reply:
-    """One model turn: optional text, then tool calls."""
+    """One model turn: optional text, then tool calls. `tokens`, when set, is the total token
+    usage response.completed reports (Codex compacts mid-turn from model_auto_compact_token_limit
+    on); else the usage is estimated from the sizes of the request and the reply."""
 
     text: str = ""
     tool_calls: tuple[ToolCall, ...] = ()
+    tokens: int | None = None
 
 
 def exec_command(cmd: str, call_id: str = "") -> ToolCall:
@@ -173,6 +176,8 @@ class FakeResponses:
             "output_tokens": 1 + sum(len(json.dumps(item)) // 4 for item in items),
             "output_tokens_details": {"reasoning_tokens": 0},
         }
+        if reply.tokens is not None:
+            usage["input_tokens"] = max(0, reply.tokens - usage["output_tokens"])
         usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
         completed = {**head, "status": "completed", "output": items, "usage": usage}
         events.append({"type": "response.completed", "response": completed})

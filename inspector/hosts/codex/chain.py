@@ -21,6 +21,7 @@ from inspector.hooks.command_hook import CommandHook
 from inspector.hosts.codex import NAME
 from inspector.hosts.codex.answer import ERROR, read_answer
 from inspector.hosts.codex.approval import ask_person, asks_person
+from inspector.hosts.codex.compaction import auto_compact_limit
 from inspector.hosts.codex.events import MATCH_FIELDS, PRE_TOOL_USE, matches
 from inspector.hosts.codex.outcome import CodexOutcome, HookRun, combine
 from inspector.hosts.codex.templates import example_payload
@@ -81,7 +82,7 @@ class CodexHooks:
         return example_payload(event, self.project_dir)
 
     def turn_runner(self) -> CodexTurnRunner:
-        return CodexTurnRunner(self)
+        return CodexTurnRunner(self, auto_compact_limit=auto_compact_limit(self.project_dir))
 
     def matching(self, event: str, payload: JSONObject) -> list[CommandHook]:
         """The hooks `event` runs with `payload`, in config order."""

@@ -18,7 +18,10 @@ repeats the final answer) and Stop fires with stop_hook_active true. Codex sets 
 that; the runner ends the turn after STOP_BLOCKS blocks in a row (`stop_loop`), where a scenario
 could not script more answers anyway. A call asking to leave the sandbox (escalation.py) is
 refused after PreToolUse as `codex exec` refuses it, or with `approve_for_me` fires
-PermissionRequest first, whose allow runs it.
+PermissionRequest first, whose allow runs it. A round whose reported `tokens` reach
+model_auto_compact_token_limit compacts after its tool calls (compaction.py): PreCompact,
+PostCompact, SessionStart (source "compact"); a continue: false there fires Interrupt and ends
+the turn with no Stop.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from inspector.hosts.codex.answer import ALLOW, BLOCK, STOP
+from inspector.hosts.codex.compaction import AUTO, compacts_after
 from inspector.hosts.codex.escalation import (
     NEVER,
     REVIEW_NOT_PLAYED,
@@ -37,9 +41,12 @@ from inspector.hosts.codex.escalation import (
     rejected,
 )
 from inspector.hosts.codex.events import (
+    INTERRUPT,
     MODEL_SHELL_TOOL,
     PERMISSION_REQUEST,
+    POST_COMPACT,
     POST_TOOL_USE,
+    PRE_COMPACT,
     PRE_TOOL_USE,
     SESSION_END,
     SESSION_START,
@@ -125,10 +132,12 @@ class CodexTurnRunner:
         *,
         transcript_path: str | None = None,
         approve_for_me: bool = False,
+        auto_compact_limit: int | None = None,
     ) -> None:
         self.hooks = hooks
         self.transcript_path = transcript_path
         self.approve_for_me = approve_for_me  # codex exec --approve-for-me (escalation.py)
+        self.auto_compact_limit = auto_compact_limit  # model_auto_compact_token_limit
         self._turns = 0
         self._calls = 0
 
@@ -157,6 +166,8 @@ class CodexTurnRunner:
             await self._step(session, outcome, USER_PROMPT_SUBMIT, {"prompt": turn.user})
             for rnd in turn.rounds:
                 await self._round(session, outcome, rnd)
+                if compacts_after(rnd, self.auto_compact_limit):
+                    await self._compact(session, outcome)
             outcome.final_content = turn.rounds[-1].content if turn.rounds else ""
             await self._stop(session, outcome)
         except _TurnEnded as ended:
@@ -227,6 +238,15 @@ class CodexTurnRunner:
         if answer.verdict == BLOCK:
             return rejected(answer.reason)
         return rejected(REVIEW_NOT_PLAYED)
+
+    async def _compact(self, session: CodexSession, outcome: CodexTurnOutcome) -> None:
+        try:
+            for event in (PRE_COMPACT, POST_COMPACT):
+                await self._step(session, outcome, event, {"trigger": AUTO})
+        except _TurnEnded:
+            outcome.events.append(await self._fire(session, INTERRUPT, {}, outcome.turn_id))
+            raise
+        await self._step(session, outcome, SESSION_START, {"source": "compact"})
 
     async def _stop(self, session: CodexSession, outcome: CodexTurnOutcome) -> None:
         for blocked in range(STOP_BLOCKS):

@@ -1,0 +1,46 @@
+"""When `codex exec` compacts its context (codex-cli 0.171.0, seen with the real CLI offline).
+
+Codex compacts mid-turn when the model's reply asked for more (it made tool calls) and the total
+token usage that reply reported (response.completed's usage) is at least
+`model_auto_compact_token_limit` from config.toml (the user's, then the project's, which wins).
+A final answer over the limit compacts nothing in `codex exec`, whose session ends with the turn.
+The compaction: PreCompact (trigger "auto"), the model summarises, PostCompact, then SessionStart
+with source "compact"; a continue: false from PreCompact (nothing compacted) or PostCompact ends
+the turn there, and Interrupt fires instead of Stop. Exit 2 blocks nothing on either event.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from inspector.hosts.codex.config import CODEX_DIR, CONFIG_TOML, codex_home
+from inspector.scenario import Round
+
+LIMIT_KEY = "model_auto_compact_token_limit"
+AUTO = "auto"  # the trigger of a compaction Codex starts itself
+
+
+def auto_compact_limit(project_dir: str | Path) -> int | None:
+    """The limit the config.toml files set, the project's over the user's; None when unset
+    (the model's own limit, which the workbench does not know: it then compacts nothing)."""
+    limit = None
+    for config in (codex_home() / CONFIG_TOML, Path(project_dir) / CODEX_DIR / CONFIG_TOML):
+        value = _read(config).get(LIMIT_KEY)
+        if type(value) is int:
+            limit = value
+    return limit
+
+
+def compacts_after(rnd: Round, limit: int | None) -> bool:
+    """Whether Codex compacts once the round's tool calls are done."""
+    if not rnd.tool_calls or rnd.tokens is None or limit is None:
+        return False
+    return rnd.tokens >= limit
+
+
+def _read(config: Path) -> dict[str, object]:
+    try:
+        return tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}  # the config reader names a broken file; here it sets no limit
