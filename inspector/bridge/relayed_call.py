@@ -33,6 +33,7 @@ from inspector.journal.records import (
     Noise,
 )
 from inspector.pipeline.gate import AT_STAGE
+from inspector.relay.command_wire import TRACEPARENT, TRACESTATE
 
 if TYPE_CHECKING:
     from inspector.engine import Engine
@@ -139,6 +140,8 @@ class RelayedCall:
             status=STATUS_HELD,
             deadline=time.time() + self.deadline.left_s(),
             cwd=event.cwd,
+            traceparent=event.env.get(TRACEPARENT),
+            tracestate=event.env.get(TRACESTATE),
         )
         gate = self.engine.gate
         hold = gate.at == AT_STAGE and gate.predicate is not None and gate.predicate(candidate)

@@ -110,6 +110,10 @@ class Exchange(Record):
     exit_code: int | None = None
     stderr: str | None = None
     cwd: str | None = None  # the folder it ran in (a relayed event: the live agent's hook's)
+    # a relayed event: the W3C trace context the host gave its hook (TRACEPARENT, TRACESTATE),
+    # the span in the host's own trace that the exchange's spans join (otel/)
+    traceparent: str | None = None
+    tracestate: str | None = None
     # an http hook's run: raw_request is the body POSTed, raw_response the answer's body
     http_status: int | None = None
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from inspector.otel.trace_context import RemoteSpan
+
 AttributeValue = str | bool | int | float | Sequence[str]
 Attributes = dict[str, AttributeValue]
 
@@ -35,3 +37,7 @@ class PlannedSpan:
     events: list[SpanEvent] = field(default_factory=list)
     error: str | None = None  # the span's error status and its description
     agent: str | None = None  # the agent whose turn it is, where the request names it
+    # the host's span the turn joined (trace_context.py): every span of the turn is in the
+    # host's trace, and the turn's own span (no `parent`) is that span's child
+    joined: RemoteSpan | None = None
+    link: RemoteSpan | None = None  # an exchange's host span, where the turn joined another

@@ -5,7 +5,12 @@ it, and a child span per hook exchange of that stage.
 A stage's spans are planned when its Decision arrives (so findings added after an answer come
 along), or, when none comes, once the stage has been quiet for `idle_s` of the journal's time
 or the session ends; a turn's span then, or at the end. An event's span is planned when the
-event is first changed (its delivery to the observers is recorded), else then."""
+event is first changed (its delivery to the observers is recorded), else then.
+
+A turn whose first exchange carries the host's trace context (Claude Code's TRACEPARENT: its
+`claude_code.interaction` span) joins the host's trace: the turn's span becomes that span's
+child, and the whole turn is in the host's trace. An exchange whose host span is another one
+(or whose turn joined none) is linked to its host span instead."""
 
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ from inspector.otel.attributes import (
 )
 from inspector.otel.bodies import body_attributes
 from inspector.otel.plan import Attributes, PlannedSpan
+from inspector.otel.trace_context import RemoteSpan, remote_span
 
 SESSION = ""  # the trace of records that belong to no turn
 IDLE_S = 30.0
@@ -58,6 +64,8 @@ class _Turn:
     host: str
     agent: str | None = None
     planned: bool = False
+    joined: RemoteSpan | None = None  # the host's span the turn is under (trace_context.py)
+    started: bool = False  # a span of the turn is planned: its trace is settled
 
 
 class SpanPlanner:
@@ -92,7 +100,7 @@ class SpanPlanner:
         if record.ts - self._idle_checked >= 1.0:
             self._idle_checked = record.ts
             planned += self._idle(record.ts)
-        return planned
+        return self._in_turns(planned)
 
     def finish(self) -> list[PlannedSpan]:
         """Every span still open: the session ended."""
@@ -103,6 +111,17 @@ class SpanPlanner:
             if not turn.planned:
                 turn.planned = True
                 planned.append(self._turn_span(trace, turn))
+        return self._in_turns(planned)
+
+    def _in_turns(self, planned: list[PlannedSpan]) -> list[PlannedSpan]:
+        """`planned` in their turns' traces, which they settle: a turn joins a host's trace
+        only before any of its spans is sent."""
+        for span in planned:
+            turn = self._turns[span.trace]
+            turn.started = True
+            span.joined = turn.joined
+            if span.link == turn.joined:  # the turn's parent already: no link to it
+                span.link = None
         return planned
 
     def _exchange(self, exchange: Exchange) -> list[PlannedSpan]:
@@ -112,6 +131,8 @@ class SpanPlanner:
         trace = exchange.turn or SESSION
         turn = self._turn(trace, exchange.ts, exchange.host)
         turn.agent = turn.agent or agent_name(exchange)
+        if trace != SESSION and not turn.started and turn.joined is None:
+            turn.joined = remote_span(exchange)
         if trace == SESSION:  # no stage to wait for
             return [self._exchange_span(exchange, trace, _turn_key(trace))]
         key = (trace, _stage_of(exchange.method), tool_call_id(exchange) or "")
@@ -194,6 +215,7 @@ class SpanPlanner:
             events=finding_events(exchange.findings, _end(exchange)),
             error=exchange_error(exchange),
             agent=self._turns[trace].agent,
+            link=remote_span(exchange),
         )
 
     def _event(self, event: Event) -> PlannedSpan:

@@ -17,6 +17,8 @@ sends one JSON object and closes its sending side:
     {"stdin": "<what the host wrote to the hook's stdin>", "env": {"CLAUDE_...": "..."},
      "cwd": "<the hook's working directory>"}
 
+(`env`: the variables named by the welcome's prefixes, and TRACEPARENT and TRACESTATE when set)
+
 and the inspector answers with one JSON line before `answer_by_ms(timeout_ms)` and closes:
 
     {"stdout": "...", "stderr": "...", "exit_code": 0}
@@ -38,6 +40,11 @@ ANSWER_LIMIT = 64 * 1024 * 1024
 # a relay that finds it was started by the inspector's own hooks (the settings.json install
 # changed is also the inspector's config) and must not call the inspector again.
 INSIDE_INSPECTOR = "HOOK_INSPECTOR_LISTENING"
+# The W3C trace context a host may give its hooks (Claude Code does with its tracing on,
+# docs/opentelemetry.md): carried with every event, so the inspector's spans of the event join
+# the host's own trace.
+TRACEPARENT, TRACESTATE = "TRACEPARENT", "TRACESTATE"
+TRACE_CONTEXT = (TRACEPARENT, TRACESTATE)
 
 
 def greeting(name: str, pid: int, proof: str | None, host: str, timeout_ms: int | None) -> bytes:
@@ -71,11 +78,12 @@ def welcomed_facts(line: bytes) -> tuple[int | None, tuple[str, ...]]:
 
 
 def host_env(prefixes: Sequence[str], environ: Mapping[str, str]) -> dict[str, str]:
-    """The variables of `environ` a host set for its hooks, by their names' `prefixes`."""
+    """The variables of `environ` a host set for its hooks, by their names' `prefixes`, and the
+    W3C trace context (TRACE_CONTEXT) whatever the prefixes."""
     wanted = tuple(prefixes)
-    if not wanted:
-        return {}
-    return {key: value for key, value in environ.items() if key.startswith(wanted)}
+    env = {key: value for key, value in environ.items() if key.startswith(wanted)} if wanted else {}
+    env.update((name, environ[name]) for name in TRACE_CONTEXT if name in environ)
+    return env
 
 
 def event(stdin: bytes, env: Mapping[str, str], cwd: str) -> bytes:
