@@ -20,6 +20,16 @@ TRANSCRIPT_PATH = Gap(
     "no rollout file in the emulation: transcript_path is null", ("transcript_path",)
 )
 
+# A subagent's SubagentStop names the subagent's own rollout file; the emulation writes none.
+AGENT_TRANSCRIPT_PATH = Gap(
+    "no rollout file for a subagent in the emulation: agent_transcript_path is null",
+    ("agent_transcript_path",),
+)
+
+# spawn_agent answers with the new agent's id and a nickname Codex draws from its list of names;
+# the emulation names every subagent the same (the id is made anew by each run, as session_id is).
+AGENT_NICKNAME = Gap("the spawned agent's nickname is drawn at random by Codex", ("tool_response",))
+
 # Real Codex reports a command's output to the model with its own header (Chunk ID, Wall time,
 # exit code, token count); the emulation tells the model the scripted result alone.
 TOOL_OUTPUT_WORDS = Gap("the model reads the scripted result without Codex's header")
@@ -37,7 +47,14 @@ HOOK_ENV = Gap(
 )
 
 GAPS: dict[str, tuple[Gap, ...]] = {
-    "0.171.0": (TRANSCRIPT_PATH, TOOL_OUTPUT_WORDS, STOP_CAP, HOOK_ENV),
+    "0.171.0": (
+        TRANSCRIPT_PATH,
+        AGENT_TRANSCRIPT_PATH,
+        AGENT_NICKNAME,
+        TOOL_OUTPUT_WORDS,
+        STOP_CAP,
+        HOOK_ENV,
+    ),
 }
 
 

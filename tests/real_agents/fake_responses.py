@@ -35,15 +35,18 @@ JSONObject = dict[str, Any]
 MODEL = "gpt-fake-1"
 LIFETIME_S = 120.0  # far longer than any one test; the server never outlives a hung run
 TEXT_CHUNK = 12  # characters per output_text.delta, so the CLI must join them
+AGENTS_NAMESPACE = "multi_agent_v1"
 
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One function_call item: the tool's name, its arguments, and the call id."""
+    """One function_call item: the tool's name, its arguments, the call id, and the namespace of
+    a namespaced tool (spawn_agent is multi_agent_v1's)."""
 
     name: str
     arguments: JSONObject
     call_id: str = ""
+    namespace: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,12 +65,25 @@ def exec_command(cmd: str, call_id: str = "") -> ToolCall:
     return ToolCall("exec_command", {"cmd": cmd}, call_id)
 
 
+def spawn_agent(task: str, call_id: str = "") -> ToolCall:
+    """Codex's tool that starts a subagent on `task`."""
+    return ToolCall("spawn_agent", {"message": task}, call_id, namespace=AGENTS_NAMESPACE)
+
+
+def wait_agent(call_id: str = "") -> ToolCall:
+    """Codex's tool that waits for subagents: the server names every one spawned so far."""
+    arguments = {"targets": [], "timeout_ms": 30000}
+    return ToolCall("wait_agent", arguments, call_id, namespace=AGENTS_NAMESPACE)
+
+
 @dataclass
 class FakeResponses:
     """The server; `with FakeResponses([...]) as api:` gives `api.url` for base_url."""
 
     script: list[Reply]
     lifetime_s: float = LIFETIME_S
+    # a subagent's own requests (their user message holds its task) take replies from here
+    subagents: dict[str, list[Reply]] = field(default_factory=dict)
     requests: list[JSONObject] = field(default_factory=list)  # every POST body, in order
     unscripted: int = 0
     _served: int = 0
@@ -106,12 +122,7 @@ class FakeResponses:
 
     def texts(self, request: int, role: str) -> list[str]:
         """The texts of the `role` messages of request number `request`, in order."""
-        return [
-            part.get("text", "")
-            for item in self.requests[request].get("input", [])
-            if item.get("type") == "message" and item.get("role") == role
-            for part in item.get("content", [])
-        ]
+        return _texts(self.requests[request], role)
 
     def __enter__(self) -> FakeResponses:
         self._server = Loopback(_handler_for(self), self.lifetime_s)
@@ -130,6 +141,9 @@ class FakeResponses:
         """Record `body` and choose its reply; None when the script has run out."""
         with self._lock:
             self.requests.append(body)
+            for task, replies in self.subagents.items():
+                if any(task in text for text in _texts(body, "user")):
+                    return replies.pop(0) if replies else None
             if self._served >= len(self.script):
                 self.unscripted += 1
                 return None
@@ -154,13 +168,17 @@ class FakeResponses:
                 }
             )
         for index, call in enumerate(reply.tool_calls, 1):
+            arguments = call.arguments
+            if call.name == "wait_agent" and not arguments.get("targets"):
+                arguments = {**arguments, "targets": _spawned(body)}
             items.append(
                 {
                     "type": "function_call",
                     "id": f"fc_fake{number:04d}{index:02d}",
                     "call_id": call.call_id or f"call_fake{number:03d}{index:02d}",
                     "name": call.name,
-                    "arguments": json.dumps(call.arguments),
+                    **({"namespace": call.namespace} if call.namespace else {}),
+                    "arguments": json.dumps(arguments),
                     "status": "completed",
                 }
             )
@@ -182,6 +200,24 @@ class FakeResponses:
         completed = {**head, "status": "completed", "output": items, "usage": usage}
         events.append({"type": "response.completed", "response": completed})
         return [{**event, "sequence_number": at} for at, event in enumerate(events)]
+
+
+def _spawned(body: JSONObject) -> list[str]:
+    """The ids of the agents spawn_agent started, from its outputs in the request."""
+    ids = []
+    for item in body.get("input", []):
+        if item.get("type") == "function_call_output" and "agent_id" in str(item.get("output")):
+            ids.append(json.loads(item["output"])["agent_id"])
+    return ids
+
+
+def _texts(body: JSONObject, role: str) -> list[str]:
+    return [
+        part.get("text", "")
+        for item in body.get("input", [])
+        if item.get("type") == "message" and item.get("role") == role
+        for part in item.get("content", [])
+    ]
 
 
 def _item_events(index: int, item: JSONObject) -> list[JSONObject]:

@@ -4,7 +4,9 @@ runner, the composer and check: the common fields first, in Codex's order, then 
 Every event has session_id, transcript_path, cwd, hook_event_name; all but SessionStart and
 SessionEnd add turn_id (after session_id) and model (after hook_event_name); the tool, prompt,
 stop and subagent events add permission_mode after model. `codex exec` runs with approvals off,
-so its permission_mode is bypassPermissions.
+so its permission_mode is bypassPermissions. A subagent's own events (its UserPromptSubmit...)
+add agent_id and agent_type after turn_id; SubagentStop gives agent_transcript_path after
+transcript_path.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ PERMISSION_MODE = "bypassPermissions"
 _NO_TURN = (SESSION_START, SESSION_END)
 _NO_MODEL = (SESSION_END,)
 _NO_PERMISSION_MODE = (SESSION_END, PRE_COMPACT, POST_COMPACT)
+_AGENT_TRANSCRIPT = "agent_transcript_path"
 
 
 @dataclass
@@ -46,6 +49,7 @@ class CodexSession:
     permission_mode: str = PERMISSION_MODE
     transcript_path: str = ""
     turn_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    agent: JSONObject | None = None  # a subagent's session: its agent_id and agent_type
 
     def new_turn(self) -> None:
         self.turn_id = str(uuid.uuid4())
@@ -55,7 +59,11 @@ class CodexSession:
         payload: JSONObject = {"session_id": self.session_id}
         if event not in _NO_TURN:
             payload["turn_id"] = self.turn_id
+        if self.agent and event not in (SUBAGENT_START, SUBAGENT_STOP):
+            payload.update(self.agent)
         payload["transcript_path"] = self.transcript_path or None
+        if _AGENT_TRANSCRIPT in fields:
+            payload[_AGENT_TRANSCRIPT] = fields[_AGENT_TRANSCRIPT]
         payload["cwd"] = self.cwd
         payload["hook_event_name"] = event
         if event not in _NO_MODEL:
@@ -80,11 +88,11 @@ _EXAMPLES: dict[str, JSONObject] = {
     POST_COMPACT: {"trigger": "manual"},
     SUBAGENT_START: {"agent_id": "agent_0001", "agent_type": "default"},
     SUBAGENT_STOP: {
+        "agent_transcript_path": None,
+        "stop_hook_active": False,
         "agent_id": "agent_0001",
         "agent_type": "default",
-        "agent_transcript_path": None,
         "last_assistant_message": "Done.",
-        "stop_hook_active": False,
     },
     STOP: {"stop_hook_active": False, "last_assistant_message": "Done."},
     SESSION_END: {"reason": "other"},

@@ -21,14 +21,15 @@ refused after PreToolUse as `codex exec` refuses it, or with `approve_for_me` fi
 PermissionRequest first, whose allow runs it. A round whose reported `tokens` reach
 model_auto_compact_token_limit compacts after its tool calls (compaction.py): PreCompact,
 PostCompact, SessionStart (source "compact"); a continue: false there fires Interrupt and ends
-the turn with no Stop.
+the turn with no Stop. A spawn_agent call starts a subagent, whose own turn (subagent.py) plays
+after the call's PostToolUse.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from inspector.hosts.codex.answer import ALLOW, BLOCK, STOP
@@ -51,10 +52,22 @@ from inspector.hosts.codex.events import (
     SESSION_END,
     SESSION_START,
     SHELL_TOOL,
+    SUBAGENT_START,
+    SUBAGENT_STOP,
     USER_PROMPT_SUBMIT,
 )
 from inspector.hosts.codex.events import STOP as STOP_EVENT
 from inspector.hosts.codex.outcome import CodexOutcome, HookRun
+from inspector.hosts.codex.subagent import (
+    SPAWN_AGENT,
+    WAIT_AGENT,
+    WAIT_AGENT_HOOK_NAME,
+    agent_id,
+    spawn_response,
+    subagent_session,
+    wait_input,
+    wait_response,
+)
 from inspector.hosts.codex.templates import PERMISSION_MODE, CodexSession
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
@@ -140,6 +153,7 @@ class CodexTurnRunner:
         self.auto_compact_limit = auto_compact_limit  # model_auto_compact_token_limit
         self._turns = 0
         self._calls = 0
+        self._spawned: list[tuple[str, str]] = []  # each subagent's id and final answer
 
     async def run(self, scenario: Scenario) -> list[CodexTurnOutcome]:
         session = CodexSession(
@@ -199,6 +213,8 @@ class CodexTurnRunner:
     async def _round(self, session: CodexSession, outcome: CodexTurnOutcome, rnd: Round) -> None:
         for call in rnd.tool_calls:
             tool, tool_input = hook_tool(call)
+            if call.tool == WAIT_AGENT:
+                tool, tool_input = WAIT_AGENT_HOOK_NAME, wait_input(call, self._spawned)
             use = ToolUse(self.next_tool_use_id(), tool, tool_input, ran=True)
             outcome.tool_uses.append(use)
             ids = {"tool_name": tool, "tool_input": tool_input, "tool_use_id": use.tool_use_id}
@@ -213,16 +229,58 @@ class CodexTurnRunner:
             ):
                 use.ran, use.told = False, refusal
                 continue
-            use.told = call.for_llm
+            child = None
+            if call.tool == SPAWN_AGENT:
+                child = subagent_session(session, len(self._spawned) + 1)
+                self._spawned.append((agent_id(child), call.for_llm))
+            use.told = self._output(call, child)
             after = {
                 "tool_name": tool,
                 "tool_input": use.tool_input,
-                "tool_response": call.for_llm,
+                "tool_response": use.told,
                 "tool_use_id": use.tool_use_id,
             }
             said = await self._step(session, outcome, POST_TOOL_USE, after)
             if said.verdict in (BLOCK, STOP):
                 use.told = said.reason  # in place of the output
+            if child:
+                await self._subagent(session, child, outcome, call)
+
+    def _output(self, call: ScriptedCall, child: CodexSession | None) -> str:
+        """What the model reads of a call that ran."""
+        if child:
+            return spawn_response(child)
+        if call.tool == WAIT_AGENT:
+            return wait_response(self._spawned)
+        return call.for_llm
+
+    async def _subagent(
+        self,
+        parent: CodexSession,
+        child: CodexSession,
+        outcome: CodexTurnOutcome,
+        call: ScriptedCall,
+    ) -> None:
+        """The subagent's turn: its task as its prompt, the call's result as its final answer."""
+        agent = dict(child.agent or {})
+        outcome.events.append(await self._fire(child, SUBAGENT_START, agent, outcome.turn_id))
+        task = {"prompt": str(call.arguments.get("message", ""))}
+        prompt = await self._fire(child, USER_PROMPT_SUBMIT, task, outcome.turn_id)
+        outcome.events.append(prompt)
+        if prompt.verdict in (BLOCK, STOP):
+            return
+        stopping = replace(child, transcript_path=parent.transcript_path)  # the parent's rollout
+        for blocked in range(STOP_BLOCKS):
+            fields = {
+                "agent_transcript_path": None,
+                "stop_hook_active": blocked > 0,
+                **agent,
+                "last_assistant_message": call.for_llm,
+            }
+            result = await self._fire(stopping, SUBAGENT_STOP, fields, outcome.turn_id)
+            outcome.events.append(result)
+            if result.verdict != BLOCK:
+                return
 
     async def _escalate(
         self, session: CodexSession, outcome: CodexTurnOutcome, call: ScriptedCall, use: ToolUse
