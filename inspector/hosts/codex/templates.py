@@ -84,8 +84,8 @@ _EXAMPLES: dict[str, JSONObject] = {
         "tool_input": {"command": "rm -rf build", "description": "clean the build folder"},
     },
     POST_TOOL_USE: {**_TOOL, "tool_response": "", "tool_use_id": "call_0001"},
-    PRE_COMPACT: {"trigger": "manual"},
-    POST_COMPACT: {"trigger": "manual"},
+    PRE_COMPACT: {"trigger": "auto"},  # codex exec compacts by itself; the TUI's /compact is manual
+    POST_COMPACT: {"trigger": "auto"},
     SUBAGENT_START: {"agent_id": "agent_0001", "agent_type": "default"},
     SUBAGENT_STOP: {
         "agent_transcript_path": None,
