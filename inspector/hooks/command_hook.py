@@ -114,6 +114,10 @@ class CommandHook:
         when it ends. `exchange` is a record already in the journal (a run that was held) to
         fill in."""
         sent = self.exchange_for(context, source=source, turn=turn, cwd=cwd)
+        # the W3C trace context a live host gave the event, which this run gets too: its
+        # spans join the host's trace (otel/)
+        sent.traceparent = (env or {}).get("TRACEPARENT")
+        sent.tracestate = (env or {}).get("TRACESTATE")
         if exchange is None:
             exchange = self.journal.append(sent)
         else:
@@ -123,6 +127,8 @@ class CommandHook:
                 raw_request=sent.raw_request,
                 status=STATUS_PENDING,
                 cwd=sent.cwd,
+                traceparent=sent.traceparent,
+                tracestate=sent.tracestate,
             )
         run = await run_command(
             self.argv,

@@ -9,8 +9,9 @@ event is first changed (its delivery to the observers is recorded), else then.
 
 A turn whose first exchange carries the host's trace context (Claude Code's TRACEPARENT: its
 `claude_code.interaction` span) joins the host's trace: the turn's span becomes that span's
-child, and the whole turn is in the host's trace. An exchange whose host span is another one
-(or whose turn joined none) is linked to its host span instead."""
+child, and the whole turn is in the host's trace. A relayed event's calls, which have no turn
+of their own, are in the turn their host span names (one per Claude Code prompt). An exchange
+whose host span is another one (or whose turn joined none) is linked to its host span."""
 
 from __future__ import annotations
 
@@ -128,11 +129,12 @@ class SpanPlanner:
         if exchange.status in UNFINISHED or exchange.seq in self._seen:
             return []
         self._seen.add(exchange.seq)
-        trace = exchange.turn or SESSION
+        remote = remote_span(exchange)
+        trace = exchange.turn or (_host_turn(remote) if remote else SESSION)
         turn = self._turn(trace, exchange.ts, exchange.host)
         turn.agent = turn.agent or agent_name(exchange)
         if trace != SESSION and not turn.started and turn.joined is None:
-            turn.joined = remote_span(exchange)
+            turn.joined = remote
         if trace == SESSION:  # no stage to wait for
             return [self._exchange_span(exchange, trace, _turn_key(trace))]
         key = (trace, _stage_of(exchange.method), tool_call_id(exchange) or "")
@@ -144,7 +146,7 @@ class SpanPlanner:
         return []
 
     def _decision(self, decision: Decision) -> list[PlannedSpan]:
-        trace = decision.turn or SESSION
+        trace = decision.turn or self._trace_deciding(decision)
         key = self._stage_decided(decision, trace)
         stage = self._stages.get(key)
         if decision.by.startswith(APPROVERS) and stage is not None:
@@ -154,6 +156,15 @@ class SpanPlanner:
             self._turn(trace, decision.ts, decision.host)
             stage = self._stages[key] = _Stage(f"stage:{decision.seq}", decision.ts, decision.ts)
         return self._close(key, decision)
+
+    def _trace_deciding(self, decision: Decision) -> str:
+        """The trace of a decision with no turn: that of the open stage holding a call its chain
+        names (a relayed event's calls are in their host span's turn), else the session's."""
+        named = {link.get("exchange") for link in decision.chain}
+        for (trace, _name, _call), stage in self._stages.items():
+            if any(exchange.seq in named for exchange in stage.exchanges):
+                return trace
+        return SESSION
 
     def _stage_decided(self, decision: Decision, trace: str) -> StageKey:
         """The open stage a decision is about: the one holding the calls its chain names (two
@@ -279,6 +290,12 @@ class SpanPlanner:
 
 def _stage_of(method: str) -> str:
     return method.removeprefix("hook.")
+
+
+def _host_turn(remote: RemoteSpan) -> str:
+    """The turn of a call with no turn of its own that a host span is given to: Claude Code's
+    interaction span, one per prompt."""
+    return f"{remote.trace_id:032x}-{remote.span_id:016x}"
 
 
 def _turn_key(trace: str) -> str:

@@ -81,13 +81,26 @@ def test_an_exchange_under_another_host_span_is_linked_to_it() -> None:
     assert f"{spans['second PreToolUse'].context.trace_id:032x}" == CLAUDE_TRACE  # type: ignore[union-attr]
 
 
-def test_an_exchange_of_no_turn_is_linked_to_its_host_span() -> None:
-    spans = _sent(_pre_tool_use(10.0, "", TRACEPARENT, method="SessionStart"))
+def test_a_relayed_events_calls_without_a_turn_are_in_the_turn_of_their_host_span() -> None:
+    """A live Claude Code's relayed event and the inspector's hooks run for it have no turn of
+    their own, nor has the stage's decision: the host span (one per prompt) makes their turn."""
+    guard = _pre_tool_use(10.0, "", TRACEPARENT, hook="guard", source="relay:claude", seq=0)
+    chain = [{"hook": "guard", "action": "allow", "exchange": 1}]
+    decided = Decision(ts=10.2, stage="PreToolUse", verdict="allow", tool="Bash", chain=chain)
+    relayed = _pre_tool_use(10.0, "", TRACEPARENT, source="relay:claude", duration_ms=300.0)
+    spans = _sent(guard, decided, relayed)
+    turn = spans[f"turn {CLAUDE_TRACE}-{INTERACTION}"]
+    assert turn.parent is not None and f"{turn.parent.span_id:016x}" == INTERACTION
+    assert "hook-inspector session" not in spans
+    assert spans["PreToolUse Bash"].parent.span_id == turn.context.span_id  # type: ignore[union-attr]
+    for name in ("PreToolUse Bash", "guard PreToolUse", "claude PreToolUse"):
+        assert f"{spans[name].context.trace_id:032x}" == CLAUDE_TRACE  # type: ignore[union-attr]
+
+
+def test_an_exchange_of_no_turn_and_no_host_span_stays_in_the_session_trace() -> None:
+    spans = _sent(_pre_tool_use(10.0, "", None, method="SessionStart"))
     session, call = spans["hook-inspector session"], spans["claude SessionStart"]
-    assert session.parent is None  # the session's own trace is never a host's
-    assert call.context is not None and f"{call.context.trace_id:032x}" != CLAUDE_TRACE
-    (link,) = call.links
-    assert f"{link.context.trace_id:032x}" == CLAUDE_TRACE
+    assert session.parent is None and call.links == ()
 
 
 @pytest.mark.parametrize(

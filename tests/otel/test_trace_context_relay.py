@@ -1,7 +1,8 @@
 """A hook's W3C trace context through the command relay: a real relay process started with
 TRACEPARENT and TRACESTATE in its environment (as Claude Code starts it with its tracing on)
 hands them to the inspector with the event; the exchange's record keeps them, and the
-inspector's own hooks for the event get them as the host would have given them."""
+inspector's own hooks for the event get them as the host would have given them, and their
+records keep them too."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ async def test_the_relay_carries_the_hooks_trace_context_to_the_record_and_the_h
     assert (relayed.traceparent, relayed.tracestate) == (TRACEPARENT, TRACESTATE)
     (hook_run,) = [r for r in exchanges if r.hook == "says"]
     assert hook_run.stderr == f"{TRACEPARENT}|{TRACESTATE}|unset\n"
+    assert (hook_run.traceparent, hook_run.tracestate) == (TRACEPARENT, TRACESTATE)
 
 
 async def test_a_relay_started_without_a_trace_context_leaves_the_record_without_one(

@@ -23,7 +23,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,11 +83,14 @@ class ClaudeCli:
         api_url: str,
         home: Path,
         allowed_tools: Sequence[str] = ("Bash",),
+        env: Mapping[str, str] | None = None,
     ) -> ClaudeRun:
-        """Run one `claude -p` session in `project` against the fake API at `api_url`."""
-        env = {
+        """Run one `claude -p` session in `project` against the fake API at `api_url`, with the
+        variables `env` added (its own settings: telemetry, say)."""
+        environ = {
             **{name: value for name, value in os.environ.items() if not _is_host_setting(name)},
             **OFFLINE_ENV,
+            **(env or {}),
             "HOME": str(home),
             "ANTHROPIC_BASE_URL": api_url,
         }
@@ -98,7 +101,7 @@ class ClaudeCli:
         done = subprocess.run(
             argv,
             cwd=project,
-            env=env,
+            env=environ,
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -106,7 +109,7 @@ class ClaudeCli:
             check=False,
         )
         messages = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-        return ClaudeRun(messages, done.returncode, done.stderr, env)
+        return ClaudeRun(messages, done.returncode, done.stderr, environ)
 
 
 def cache_folder(version: str) -> Path:

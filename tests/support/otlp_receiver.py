@@ -87,7 +87,7 @@ def otlp_receiver(*, hang: bool = False) -> Iterator[tuple[str, Received]]:
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = self._body()
             with received.lock:
                 received.posts += 1
                 received.headers.append({k.lower(): v for k, v in self.headers.items()})
@@ -104,6 +104,17 @@ def otlp_receiver(*, hang: bool = False) -> Iterator[tuple[str, Received]]:
             self.send_header("Content-Length", str(len(answer)))
             self.end_headers()
             self.wfile.write(answer)
+
+        def _body(self) -> bytes:
+            # Node's exporter (Claude Code's) sends its body chunked, without a Content-Length
+            if self.headers.get("Transfer-Encoding", "").lower() != "chunked":
+                return self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            chunks = []
+            while size := int(self.rfile.readline().split(b";")[0], 16):
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()  # the CRLF after each chunk
+            self.rfile.readline()  # the CRLF after the last, empty chunk (no trailers)
+            return b"".join(chunks)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
