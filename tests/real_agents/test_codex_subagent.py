@@ -98,3 +98,24 @@ def test_a_subagent_fires_its_hooks_as_in_codex_payload_by_payload(
     known = (gaps.TRANSCRIPT_PATH, gaps.AGENT_TRANSCRIPT_PATH, gaps.AGENT_NICKNAME)
     expected = {key for gap in known if gaps.differs(codex_cli.version, gap) for key in gap.keys}
     assert differing == expected
+
+
+def test_a_blocked_subagent_stop_makes_the_subagent_answer_again_as_in_codex(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    log, marker = codex_project.parent / "hooks.jsonl", codex_project.parent / "blocked-once"
+    block = json.dumps({"decision": "block", "reason": "check again"})
+    once = f"test -e {marker} || {{ touch {marker}; echo '{block}'; }}"
+    handler = {"type": "command", "command": f"{recorder(log)}; {once}"}
+    hooks = {"SubagentStop": [{"hooks": [handler]}]}
+    (codex_project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    with FakeResponses(SCRIPT, subagents={TASK: [Reply(ANSWER), Reply(ANSWER)]}) as api:
+        run = codex_cli.run(
+            codex_project, PROMPT, api_url=api.url, home=home, bypass_hook_trust=True
+        )
+    assert run.completed, run.stderr
+    real = [call.payload["stop_hook_active"] for call in read_calls(log)]
+    log.unlink()
+    marker.unlink()
+    asyncio.run(emulate(codex_project, scenario_like(PROMPT, SCRIPT, {"call_0001": ANSWER})))
+    assert [call.payload["stop_hook_active"] for call in read_calls(log)] == real == [False, True]
