@@ -102,3 +102,25 @@ def test_continue_false_on_a_compaction_event_ends_the_turn_as_in_codex(
     assert requests == (1 if stopping == "PreCompact" else 2)  # PreCompact's stop: no summary
     assert [call.event for call in emulated] == events
     _differing(emulated, real)
+
+
+def test_session_start_after_a_compaction_gives_the_model_its_context_as_in_codex(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    said = "import json, sys; print('context from ' + json.load(sys.stdin)['source'])"
+    handler = {"type": "command", "command": f"python3 -c {shlex.quote(said)}"}
+    hooks = {"SessionStart": [{"hooks": [handler]}]}
+    (codex_project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    (codex_project / ".codex" / "config.toml").write_text(
+        f"model_auto_compact_token_limit = {LIMIT}\n"
+    )
+    with FakeResponses(SCRIPT) as api:
+        codex_cli.run(codex_project, PROMPT, api_url=api.url, home=home, bypass_hook_trust=True)
+    first, after = (
+        [text for text in api.texts(request, "developer") if text.startswith("context from")]
+        for request in (0, 2)
+    )
+
+    replies = [reply for reply in SCRIPT if reply is not SUMMARY]
+    outcome = asyncio.run(emulate(codex_project, scenario_like(PROMPT, replies)))
+    assert outcome.context == first + after == ["context from startup", "context from compact"]
