@@ -14,10 +14,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from inspector.hosts.codex.config import CODEX_DIR, CONFIG_TOML, codex_home
+from inspector.hosts.codex.config import CODEX_DIR, COMPACT_LIMIT, CONFIG_TOML, codex_home
 from inspector.scenario import Round
 
-LIMIT_KEY = "model_auto_compact_token_limit"
 AUTO = "auto"  # the trigger of a compaction Codex starts itself
 
 
@@ -26,7 +25,7 @@ def auto_compact_limit(project_dir: str | Path) -> int | None:
     (the model's own limit, which the workbench does not know: it then compacts nothing)."""
     limit = None
     for config in (codex_home() / CONFIG_TOML, Path(project_dir) / CODEX_DIR / CONFIG_TOML):
-        value = _read(config).get(LIMIT_KEY)
+        value = _read(config).get(COMPACT_LIMIT)
         if type(value) is int:
             limit = value
     return limit

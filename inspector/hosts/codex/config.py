@@ -48,6 +48,7 @@ HOOKS_JSON = "hooks.json"
 CONFIG_TOML = "config.toml"
 USER, PROJECT = "user", "project"
 STATE = "state"  # [hooks.state."<key>"]: Codex's trust and on/off record, not an event
+COMPACT_LIMIT = "model_auto_compact_token_limit"  # a config.toml key the turn runner plays
 _GROUP_KEYS = frozenset({"matcher", "hooks"})
 _COMMAND_KEYS = frozenset(
     {
@@ -115,6 +116,13 @@ def read_codex(path: str | Path) -> CodexFiles:
     return CodexFiles(config, (*reader.warnings, *notes), files, project_dir)
 
 
+def _check_compact_limit(doc: Document, data: dict[str, object]) -> None:
+    """Codex refuses to load a config.toml whose compaction limit is not an integer (seen with
+    0.171.0: `invalid type: string "lots", expected i64`)."""
+    if COMPACT_LIMIT in data and type(data[COMPACT_LIMIT]) is not int:
+        raise doc.error((COMPACT_LIMIT,), switches.refused(doc, data[COMPACT_LIMIT], "an integer"))
+
+
 def _listed(spec: CommandHookSpec, files: tuple[Path, ...]) -> tuple[int, int]:
     """Where Codex lists a hook: by file (user first), then in its order of events; sorted()
     keeps the file's own order within one event."""
@@ -164,6 +172,7 @@ class _Reader:
             )
         if toml:
             self.tomls.append(doc)
+            _check_compact_limit(doc, doc.data)
         if "hooks" not in doc.data:
             return
         section = want_map(doc, ("hooks",), doc.data["hooks"])

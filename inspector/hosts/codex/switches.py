@@ -85,18 +85,18 @@ def _states(doc: Document, data: dict[str, object]) -> dict[str, object]:
     hooks = data.get("hooks")
     state = hooks.get("state", {}) if isinstance(hooks, dict) else {}
     if not isinstance(state, dict):
-        raise doc.error(("hooks", "state"), _refused(doc, state, "a table of hook keys"))
+        raise doc.error(("hooks", "state"), refused(doc, state, "a table of hook keys"))
     for key, value in state.items():
         if not isinstance(value, dict):
-            raise doc.error(("hooks", "state", key), _refused(doc, value, "a table"))
+            raise doc.error(("hooks", "state", key), refused(doc, value, "a table"))
     return state
 
 
 def _switch(doc: Document, value: object, key: str) -> bool:
     if not isinstance(value, bool):
-        raise doc.error(("features", key), _refused(doc, value, "true or false"))
+        raise doc.error(("features", key), refused(doc, value, "true or false"))
     return value
 
 
-def _refused(doc: Document, value: object, expected: str) -> str:
+def refused(doc: Document, value: object, expected: str) -> str:
     return f"expected {expected}, got {describe(doc, value)}: Codex refuses to load this file"

@@ -15,6 +15,7 @@ from inspector.config.errors import ConfigError
 from inspector.config.model import CommandHookSpec
 from inspector.hosts.codex.chain import CodexHooks
 from inspector.hosts.codex.compaction import auto_compact_limit
+from inspector.hosts.codex.config import read_codex
 from inspector.hosts.codex.events import EVENTS
 from inspector.journal.journal import Journal
 from inspector.scenario import Round, Scenario, ScriptedCall, Turn, parse_scenario
@@ -156,3 +157,16 @@ def test_a_scenario_round_says_the_tokens_the_model_reported() -> None:
     assert turn.rounds[0].tokens == 250000
     with pytest.raises(ConfigError, match=r"turns\[0\]\.rounds\[0\]\.tokens.*whole number"):
         parse_scenario(text.replace("250000", "lots"))
+
+
+def test_a_limit_that_is_not_an_integer_is_refused_at_its_key_as_codex_refuses_the_file(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    (project / ".codex").mkdir(parents=True)
+    (project / ".codex" / "hooks.json").write_text('{"hooks": {}}')
+    toml = '# compact early\n\nmodel_auto_compact_token_limit = "lots"\n[features]\nhooks = true\n'
+    (project / ".codex" / "config.toml").write_text(toml)
+    with pytest.raises(ConfigError, match="Codex refuses to load this file") as raised:
+        read_codex(project)
+    assert (raised.value.line, raised.value.key) == (3, "model_auto_compact_token_limit")
