@@ -61,6 +61,8 @@ class Round:
     content: str = ""
     tool_calls: tuple[ScriptedCall, ...] = ()
     tokens: int | None = None  # Codex: the token usage the model reports with it (compaction)
+    # Gemini CLI: the content as the model streams it, chunk by chunk (None: the host's default)
+    chunks: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -215,10 +217,18 @@ class _Reader:
         calls: tuple[ScriptedCall, ...] = ()
         if "tool_calls" in fields:
             calls = tuple(self.items(fields["tool_calls"], f"{key}.tool_calls", self.call))
+        content = self.optional_str(fields, "content", key)
+        chunks = None
+        if "chunks" in fields:
+            chunks = tuple(self.items(fields["chunks"], f"{key}.chunks", self.text))
+            if content is not None and "".join(chunks) != content:
+                node = fields["chunks"][1]
+                raise self.error(node, f"{key}.chunks", "must join to the round's content")
         return Round(
-            content=self.optional_str(fields, "content", key) or "",
+            content="".join(chunks or ()) if content is None else content,
             tool_calls=calls,
             tokens=self.optional_count(fields, "tokens", key),
+            chunks=chunks,
         )
 
     def call(self, node: Node, key: str) -> ScriptedCall:
@@ -354,6 +364,6 @@ _SCENARIO_TEXTS = (
 )
 _SCENARIO_KEYS = frozenset({*_SCENARIO_TEXTS, "tools", "turns", "allowed_tools"})
 _TURN_KEYS = frozenset({"user", "model", "rounds"})
-_ROUND_KEYS = frozenset({"content", "tool_calls", "tokens"})
+_ROUND_KEYS = frozenset({"content", "tool_calls", "tokens", "chunks"})
 _CALL_KEYS = frozenset({"tool", "arguments", "result", "error"})
 _TOOL_KEYS = frozenset({"name", "description", "parameters"})

@@ -45,10 +45,23 @@ class FunctionCall:
 @dataclass(frozen=True)
 class Reply:
     """One model turn: optional text, then function calls (finishReason STOP either way, as
-    the real API sends)."""
+    the real API sends). The text streams in `chunks` when given (then they are the text), else
+    in pieces of TEXT_CHUNK characters."""
 
     text: str = ""
     calls: tuple[FunctionCall, ...] = ()
+    chunks: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.chunks is not None:
+            object.__setattr__(self, "text", "".join(self.chunks))
+
+    @property
+    def pieces(self) -> tuple[str, ...]:
+        """The text as it streams, one piece per chunk."""
+        if self.chunks is not None:
+            return self.chunks
+        return tuple(self.text[at : at + TEXT_CHUNK] for at in range(0, len(self.text), TEXT_CHUNK))
 
 
 def shell(command: str, description: str = "Run a shell command") -> FunctionCall:
@@ -148,11 +161,9 @@ class FakeGemini:
 
 
 def chunks(reply: Reply) -> list[JSONObject]:
-    """The GenerateContentResponse chunks that stream `reply`: its text in pieces, then its
-    function calls, the last chunk with finishReason STOP and the usage."""
-    parts: list[JSONObject] = [
-        {"text": reply.text[at : at + TEXT_CHUNK]} for at in range(0, len(reply.text), TEXT_CHUNK)
-    ]
+    """The GenerateContentResponse chunks that stream `reply`: its text in pieces, then each
+    function call in a chunk of its own, the last chunk with finishReason STOP and the usage."""
+    parts: list[JSONObject] = [{"text": piece} for piece in reply.pieces]
     parts += [{"functionCall": {"name": call.name, "args": call.args}} for call in reply.calls]
     if not parts:
         parts = [{"text": ""}]

@@ -17,12 +17,13 @@ from inspector.scenario import Round, Scenario, ScriptedCall, Turn
 
 
 def scenario_like(prompt: str, script: list[Reply], result: str = "") -> Scenario:
-    """One turn: `prompt`, then a round per reply of the fake model, each call answering
-    `result`."""
+    """One turn: `prompt`, then a round per reply of the fake model, streamed in the same chunks,
+    each call answering `result`."""
     rounds = tuple(
         Round(
             reply.text,
             tuple(ScriptedCall(call.name, dict(call.args), result=result) for call in reply.calls),
+            chunks=reply.chunks,
         )
         for reply in script
     )

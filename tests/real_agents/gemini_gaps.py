@@ -5,8 +5,6 @@ difference: when the emulation is fixed, the test fails until the entry is remov
 added to gemini_cli.VERSIONS needs its entry here.
 
 Known differences no test here measures:
-- AfterModel fires once per streamed chunk of the model's answer; the emulation fires it once
-  per round (the fake model sends each answer here in one chunk, so the counts agree).
 - A BeforeTool `decision: ask` makes Gemini CLI ask its user (in `-p`, its policy decides); the
   emulation does not ask.
 - AfterAgent's deny asks the model again with the reason as a new prompt; a scenario cannot

@@ -3,29 +3,31 @@
 A session: SessionStart (source "startup"), each turn, then SessionEnd (reason "exit"). Per turn:
 BeforeAgent with the prompt; then per round (one model call): PreCompress (trigger "auto": 0.61.0
 asks before every model call), BeforeModel with the request, BeforeToolSelection with the request
-as BeforeModel left it, AfterModel with the request and the round's answer (once per round: the
-real CLI fires it per streamed chunk), then for each tool call BeforeTool, the tool (unless a hook
-blocked it) and AfterTool. After the final answer, AfterAgent, its prompt_response every model
-call's text of the turn joined by newlines (a call's own text, then a space for each function
-call it made); its deny makes the reason the next prompt (BeforeAgent, a model call, AfterAgent
-again with every answer so far and stop_hook_active: true), as often as it denies, up to Gemini
-CLI's 100 model calls a prompt (retry_loop).
+as BeforeModel left it, AfterModel once per streamed chunk of the round's answer with the request
+and that chunk (stream.py: how a round streams and what a hook's answer to a chunk does), then
+for each tool call BeforeTool, the tool (unless a hook blocked it) and AfterTool. A round whose
+calls none ran (a hook replaced their chunks) is the turn's last. After the final answer,
+AfterAgent, its prompt_response every model call's text of the turn joined by newlines (each
+call's chunks as stream.Heard.said reads them); its deny makes the reason the next prompt
+(BeforeAgent, a model call, AfterAgent again with every answer so far and stop_hook_active:
+true), as often as it denies, up to Gemini CLI's 100 model calls a prompt (retry_loop).
 
 What the hooks change is what the model would see: SessionStart's additionalContext goes before the
 first prompt (`<hook_context>CONTEXT</hook_context>`, a blank line, the prompt: BeforeAgent sees
 that), BeforeAgent's follows the prompt as a part of its own (`<hook_context>...`); BeforeModel's
 llm_request replaces the request's messages (each text-bearing message in order, the rest kept) and
-its model and config; a BeforeModel or AfterModel deny ends the turn's model calls (model_blocked:
-a BeforeModel deny's llm_response is the answer, and AfterAgent still fires, with "[no response
-text]" when there is none); BeforeToolSelection's toolConfig is the tools offered; BeforeTool's
-tool_input replaces the call's arguments (0.61.0 builds the call from it alone, shows AfterTool
-those, and adds a line to the result saying a hook changed them); a blocked call is not run and the
-model is told `Tool execution blocked: REASON`; AfterTool's deny replaces the result with an error
-whose message is REASON alone, and its additionalContext is added in `<hook_context>`. Any
-`continue: false` ends the turn (stopped); on a tool event the model is told `Agent execution
-stopped by hook: REASON`. A BeforeTool `decision: ask` that nobody at the inspector answered ends
-the turn (ask_unanswered): `gemini -p` 0.61.0 waits for its confirmation dialog, which it cannot
-show, and never goes on.
+its model and config; a BeforeModel deny ends the turn's model calls (model_blocked: its
+llm_response is the answer, and AfterAgent still fires, with "[no response text]" when there is
+none), and so does an AfterModel deny unless the refused chunk held a function call;
+BeforeToolSelection's toolConfig is the tools offered; BeforeTool's tool_input replaces the call's
+arguments (0.61.0 builds the call from it alone, shows AfterTool those, and adds a line to the
+result saying a hook changed them); a blocked call is not run and the model is told `Tool
+execution blocked: REASON`; AfterTool's deny replaces the result with an error whose message is
+REASON alone, and its additionalContext is added in `<hook_context>`. Any `continue: false` ends
+the turn (stopped); on a tool event the model is told `Agent execution stopped by hook: REASON`.
+A BeforeTool `decision: ask` that nobody at the inspector answered ends the turn
+(ask_unanswered): `gemini -p` 0.61.0 waits for its confirmation dialog, which it cannot show, and
+never goes on.
 
 The runner runs no tool: a call's result is the scenario's. Each hook's stdin starts with the
 common fields of templates.GeminiSession.
@@ -51,11 +53,11 @@ from inspector.hosts.gemini.events import (
     SESSION_START,
 )
 from inspector.hosts.gemini.outcome import EventOutcome
+from inspector.hosts.gemini.stream import Chunk, Heard, chunk_response, replacement, stream
 from inspector.hosts.gemini.templates import (
     MODEL,
     GeminiSession,
     llm_request,
-    llm_response,
     session_uuid,
     tool_response,
 )
@@ -165,8 +167,9 @@ class GeminiTurnRunner:
             )
             try:
                 for rnd in turn.rounds:
-                    await play.round(rnd)
-                outcome.final_content = turn.rounds[-1].content if turn.rounds else ""
+                    if not await play.round(rnd):  # no call to answer: the model is not asked again
+                        break
+                outcome.final_content = play.final_text
             except _ModelBlocked as blocked:  # the turn's model calls end; AfterAgent still fires
                 outcome.status, outcome.reason = MODEL_BLOCKED, blocked.reason
                 outcome.final_content = blocked.answer
@@ -200,6 +203,7 @@ class _Play:
         # each model call's answer as AfterAgent reads it (turn.ts getResponseText): its
         # streamed responses' texts joined by spaces, a function call's response adding ""
         self.responses: list[str] = []
+        self.final_text = ""  # the last model call's text, as `gemini -p` prints it
 
     async def fire(self, event: str, fields: JSONObject) -> EventOutcome:
         result = await self.runner.hooks.fire(
@@ -224,7 +228,8 @@ class _Play:
         self.messages.append({"role": "user", "content": text + hook_context(added)})
         return text
 
-    async def round(self, rnd: Round) -> None:
+    async def round(self, rnd: Round) -> bool:
+        """One model call; whether it made function calls Gemini CLI ran (and so asks again)."""
         await self.fire(PRE_COMPRESS, {"trigger": "auto"})
         request = llm_request(self.model, list(self.messages))
         before = await self.fire(BEFORE_MODEL, {"llm_request": request})
@@ -235,19 +240,32 @@ class _Play:
             self.outcome.tool_configs.append(config)
         self.outcome.model_requests.append(request)
         self.messages = list(request["messages"])
-        after = await self.fire(
-            AFTER_MODEL, {"llm_request": request, "llm_response": llm_response(rnd.content)}
-        )
-        if after.blocked and rnd.content:  # the text came before the hook refused it
-            self.responses.append(rnd.content)
-        self._end_if_refused(after)
-        if rnd.content:
-            self.messages.append({"role": "model", "content": rnd.content})
-        said = " ".join([rnd.content] * bool(rnd.content) + [""] * len(rnd.tool_calls))
-        if said:
+        heard = await self.stream(request, stream(rnd))
+        self.final_text = heard.content
+        if said := heard.said():
             self.responses.append(said)
-        for call in rnd.tool_calls:
+        if heard.refused is not None and not heard.calls:  # nothing to run: the turn ends
+            raise _ModelBlocked(heard.refused, heard.content)
+        if heard.refused is None and rnd.content:  # a refused stream never reaches the history
+            self.messages.append({"role": "model", "content": rnd.content})
+        for call in heard.calls:
             await self.tool(call)
+        return bool(heard.calls)
+
+    async def stream(self, request: JSONObject, chunks: list[Chunk]) -> Heard:
+        """AfterModel per chunk, and what Gemini CLI took of them."""
+        heard = Heard()
+        for at, chunk in enumerate(chunks):
+            response = chunk_response(chunk, last=at == len(chunks) - 1, count=len(chunks))
+            after = await self.fire(AFTER_MODEL, {"llm_request": request, "llm_response": response})
+            if after.stopped:
+                raise _TurnEnded(STOPPED, after.reason)
+            if after.blocked:  # the refused chunk goes on as it came, and the stream ends
+                heard.take(chunk)
+                heard.refused = after.reason
+                break
+            heard.take(chunk, replacement(after.specific.get("llm_response")))
+        return heard
 
     def _end_if_refused(self, result: EventOutcome) -> None:
         if result.stopped:

@@ -17,6 +17,8 @@ message is MODEL_PROMPT, and with `retry` it denies the first AfterAgent (stop_h
 with RETRY as the reason; `after-deny` and `after-context` answer every AfterTool (a deny with
 the reason; additionalContext CONTEXT), `model-block` refuses every BeforeModel by exit 2, and
 `tools-only-glob` answers every BeforeToolSelection with toolConfig mode ANY and glob alone.
+On AfterModel, `chunk-rewrite` replaces the streamed chunk whose text is CHUNK with CHECKED, and
+`call-deny` denies every chunk that holds a function call (no text part).
 Otherwise it says nothing and exits 0.
 """
 
@@ -32,6 +34,8 @@ REWRITTEN = "touch rewritten.txt"
 MODEL_PROMPT = "The hook says: answer in French."
 RETRY = "Say it again, in full."
 CONTEXT = "the <build> folder is generated"
+CHUNK = ": made.txt"
+CHECKED = " [checked]"
 
 
 def main() -> int:
@@ -57,6 +61,14 @@ def main() -> int:
     if name == "BeforeToolSelection" and answer == "tools-only-glob":
         config = {"mode": "ANY", "allowedFunctionNames": ["glob"]}
         print(json.dumps({"hookSpecificOutput": {"toolConfig": config}}))
+        return 0
+    if name == "AfterModel" and answer in ("chunk-rewrite", "call-deny"):
+        streamed = event["llm_response"]
+        if answer == "call-deny" and streamed["candidates"][0]["content"]["parts"] == []:
+            print(json.dumps({"decision": "deny", "reason": REASON}))
+        elif answer == "chunk-rewrite" and streamed["text"] == CHUNK:
+            candidate = {"content": {"role": "model", "parts": [CHECKED]}}
+            print(json.dumps({"hookSpecificOutput": {"llm_response": {"candidates": [candidate]}}}))
         return 0
     if name == "BeforeModel" and answer == "model-block":
         print(REASON, file=sys.stderr)
