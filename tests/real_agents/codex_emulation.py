@@ -37,16 +37,21 @@ def scenario_like(
     return Scenario(name="like a codex exec run", turns=(Turn(prompt, rounds),), model=MODEL)
 
 
+def turns_like(*turns: tuple[str, Sequence[Reply]]) -> Scenario:
+    """A turn per (prompt, replies), in one session: runs of `codex exec` and `resume`."""
+    played = [scenario_like(prompt, replies).turns[0] for prompt, replies in turns]
+    return Scenario(name="like codex exec and resume", turns=tuple(played), model=MODEL)
+
+
 async def emulate(
     project: Path, scenario: Scenario, *, approve_for_me: bool = False
 ) -> CodexTurnOutcome:
     """Play `scenario` against the project's (and the user's) Codex hooks, as `codex exec`
     (with `--approve-for-me` when `approve_for_me`) would, with the config.toml's compaction
-    limit."""
+    limit; the outcome of its last turn."""
     read = read_codex(project)
     hooks = CodexHooks(read.config.command_hooks, Journal(), project_dir=project)
     runner = CodexTurnRunner(
         hooks, approve_for_me=approve_for_me, auto_compact_limit=auto_compact_limit(project)
     )
-    [outcome] = await runner.run(scenario)
-    return outcome
+    return (await runner.run(scenario))[-1]

@@ -1,7 +1,8 @@
 """Auto-compaction in a real `codex exec` run, driven by the fake model reporting a token usage
 past the project's model_auto_compact_token_limit, against hook-inspector's emulation of the same
 run: the events in order and every hook payload key by key (the known differences are
-codex_gaps.py), and a continue: false on PreCompact or PostCompact ending the turn alike."""
+codex_gaps.py), and a continue: false on PreCompact or PostCompact ending the turn alike; and the
+compaction at the start of a turn, seen through `codex exec resume`."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import codex_gaps as gaps
 import pytest
 from codex_cli import CodexCli
-from codex_emulation import emulate, scenario_like
+from codex_emulation import emulate, scenario_like, turns_like
 from codex_fixtures import codex_cli, codex_project  # noqa: F401 (fixtures used by name)
 from fake_responses import FakeResponses, Reply, exec_command
 from recorded_hooks import HookCall, read_calls, recorder
@@ -124,3 +125,48 @@ def test_session_start_after_a_compaction_gives_the_model_its_context_as_in_code
     replies = [reply for reply in SCRIPT if reply is not SUMMARY]
     outcome = asyncio.run(emulate(codex_project, scenario_like(PROMPT, replies)))
     assert outcome.context == first + after == ["context from startup", "context from compact"]
+
+
+def test_a_final_answer_over_the_limit_compacts_before_the_next_turn_as_in_codex(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    log = codex_project.parent / "hooks.jsonl"
+    _hooks(codex_project, log)
+    first, second = [Reply("Looked.", tokens=LIMIT * 50)], [Reply("Done.")]
+    with FakeResponses(first) as api:
+        codex_cli.run(
+            codex_project, "Look around.", api_url=api.url, home=home, bypass_hook_trust=True
+        )
+    with FakeResponses([SUMMARY, *second]) as api:
+        resumed = codex_cli.run(
+            codex_project,
+            "Go on.",
+            api_url=api.url,
+            home=home,
+            bypass_hook_trust=True,
+            options=["resume", "--last"],
+        )
+    assert resumed.completed, resumed.stderr
+    real = read_calls(log)
+    log.unlink()
+    asyncio.run(emulate(codex_project, turns_like(("Look around.", first), ("Go on.", second))))
+    emulated = read_calls(log)
+
+    # one session here, two processes there: the first run's SessionEnd and the resumed run's
+    # SessionStart (source resume) have no counterpart
+    ended, resumed_start = real[3], real[6]
+    assert (ended.event, resumed_start.payload.get("source")) == ("SessionEnd", "resume")
+    real = real[:3] + real[4:6] + real[7:]
+    assert [call.event for call in real][3:7] == [
+        "PreCompact",
+        "PostCompact",
+        "SessionStart",
+        "UserPromptSubmit",
+    ]
+    assert [call.event for call in emulated] == [call.event for call in real]
+    expected = (
+        set(gaps.TRANSCRIPT_PATH.keys)
+        if gaps.differs(codex_cli.version, gaps.TRANSCRIPT_PATH)
+        else set()
+    )
+    assert _differing(emulated, real) == expected

@@ -3,7 +3,9 @@
 Codex compacts mid-turn when the model's reply asked for more (it made tool calls) and the total
 token usage that reply reported (response.completed's usage) is at least
 `model_auto_compact_token_limit` from config.toml (the user's, then the project's, which wins).
-A final answer over the limit compacts nothing in `codex exec`, whose session ends with the turn.
+It compacts at the start of a turn too, before UserPromptSubmit, when the last usage reported
+(the previous turn's final answer's) reached the limit: seen with `codex exec resume`; a single
+`codex exec` ends with its one turn, so there a final answer over the limit compacts nothing.
 The compaction: PreCompact (trigger "auto"), the model summarises, PostCompact, then SessionStart
 with source "compact"; a continue: false from PreCompact (nothing compacted) or PostCompact ends
 the turn there, and Interrupt fires instead of Stop. Exit 2 blocks nothing on either event.
@@ -12,6 +14,7 @@ the turn there, and Interrupt fires instead of Stop. Exit 2 blocks nothing on ei
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.hosts.codex.config import CODEX_DIR, COMPACT_LIMIT, CONFIG_TOML, codex_home
@@ -31,11 +34,24 @@ def auto_compact_limit(project_dir: str | Path) -> int | None:
     return limit
 
 
-def compacts_after(rnd: Round, limit: int | None) -> bool:
-    """Whether Codex compacts once the round's tool calls are done."""
-    if not rnd.tool_calls or rnd.tokens is None or limit is None:
-        return False
-    return rnd.tokens >= limit
+@dataclass
+class Usage:
+    """The token usage Codex last heard of, against its limit: when to compact."""
+
+    limit: int | None
+    tokens: int | None = None  # what the last reply reported; None once compacted
+
+    def reached(self) -> bool:
+        return self.limit is not None and self.tokens is not None and self.tokens >= self.limit
+
+    def after(self, rnd: Round) -> bool:
+        """Take the round's reported usage; whether Codex compacts before the model goes on."""
+        if rnd.tokens is not None:
+            self.tokens = rnd.tokens
+        return bool(rnd.tool_calls) and self.reached()
+
+    def compacted(self) -> None:
+        self.tokens = None
 
 
 def _read(config: Path) -> dict[str, object]:

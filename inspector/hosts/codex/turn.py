@@ -19,10 +19,10 @@ that; the runner ends the turn after STOP_BLOCKS blocks in a row (`stop_loop`), 
 could not script more answers anyway. A call asking to leave the sandbox (escalation.py) is
 refused after PreToolUse as `codex exec` refuses it, or with `approve_for_me` fires
 PermissionRequest first, whose allow runs it. A round whose reported `tokens` reach
-model_auto_compact_token_limit compacts after its tool calls (compaction.py): PreCompact,
-PostCompact, SessionStart (source "compact"); a continue: false there fires Interrupt and ends
-the turn with no Stop. A spawn_agent call starts a subagent, whose own turn (subagent.py) plays
-after the call's PostToolUse.
+model_auto_compact_token_limit compacts after its tool calls, and a final answer's at the start
+of the next turn (compaction.py): PreCompact, PostCompact, SessionStart (source "compact"); a
+continue: false there fires Interrupt and ends the turn with no Stop. A spawn_agent call starts
+a subagent, whose own turn (subagent.py) plays after the call's PostToolUse.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from inspector.hosts.codex.answer import ALLOW, BLOCK, STOP
-from inspector.hosts.codex.compaction import AUTO, compacts_after
+from inspector.hosts.codex.compaction import AUTO, Usage
 from inspector.hosts.codex.escalation import (
     NEVER,
     REVIEW_NOT_PLAYED,
@@ -150,7 +150,7 @@ class CodexTurnRunner:
         self.hooks = hooks
         self.transcript_path = transcript_path
         self.approve_for_me = approve_for_me  # codex exec --approve-for-me (escalation.py)
-        self.auto_compact_limit = auto_compact_limit  # model_auto_compact_token_limit
+        self._usage = Usage(auto_compact_limit)  # model_auto_compact_token_limit
         self._turns = 0
         self._calls = 0
         self._spawned: list[tuple[str, str]] = []  # each subagent's id and final answer
@@ -177,10 +177,12 @@ class CodexTurnRunner:
         session.new_turn()
         outcome = CodexTurnOutcome(f"turn-{self._turns}")
         try:
+            if self._usage.reached():  # the last turn's final answer reported it
+                await self._compact(session, outcome)
             await self._step(session, outcome, USER_PROMPT_SUBMIT, {"prompt": turn.user})
             for rnd in turn.rounds:
                 await self._round(session, outcome, rnd)
-                if compacts_after(rnd, self.auto_compact_limit):
+                if self._usage.after(rnd):
                     await self._compact(session, outcome)
             outcome.final_content = turn.rounds[-1].content if turn.rounds else ""
             await self._stop(session, outcome)
@@ -299,8 +301,9 @@ class CodexTurnRunner:
 
     async def _compact(self, session: CodexSession, outcome: CodexTurnOutcome) -> None:
         try:
-            for event in (PRE_COMPACT, POST_COMPACT):
-                await self._step(session, outcome, event, {"trigger": AUTO})
+            await self._step(session, outcome, PRE_COMPACT, {"trigger": AUTO})
+            self._usage.compacted()
+            await self._step(session, outcome, POST_COMPACT, {"trigger": AUTO})
         except _TurnEnded:
             outcome.events.append(await self._fire(session, INTERRUPT, {}, outcome.turn_id))
             raise

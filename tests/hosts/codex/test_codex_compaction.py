@@ -170,3 +170,28 @@ def test_a_limit_that_is_not_an_integer_is_refused_at_its_key_as_codex_refuses_t
     with pytest.raises(ConfigError, match="Codex refuses to load this file") as raised:
         read_codex(project)
     assert (raised.value.line, raised.value.key) == (3, "model_auto_compact_token_limit")
+
+
+async def test_a_final_answer_over_the_limit_compacts_at_the_start_of_the_next_turn(
+    tmp_path: Path,
+) -> None:
+    project, log = _project(tmp_path), tmp_path / "sent.jsonl"
+    first = Turn("Look around.", (Round("Looked.", tokens=LIMIT),))
+    second = Turn("Go on.", (Round("Done."),))
+    scenario = Scenario(name="two turns", turns=(first, second))
+    await _hooks(project, log).turn_runner().run(scenario)
+    sent = _sent(log)
+    events = [payload["hook_event_name"] for payload in sent]
+    assert events == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
+        "PreCompact",
+        "PostCompact",
+        "SessionStart",
+        "UserPromptSubmit",
+        "Stop",
+        "SessionEnd",
+    ]
+    assert sent[3]["turn_id"] == sent[6]["turn_id"] != sent[1]["turn_id"]
+    assert sent[5]["source"] == "compact"
