@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ from recorded_hooks import HookCall, read_calls, recording_settings
 from test_gemini_real import PROMPT, play, recorder, write_hooks
 
 from inspector.hosts.gemini.events import EVENTS
+from inspector.scenario import load_scenario
+from tests.support.paths import PACKAGE
 
 JSONObject = dict[str, Any]
 
@@ -133,3 +136,20 @@ def test_an_after_model_deny_on_a_call_s_chunk_still_runs_the_call_in_both(
     assert emulated[-1]["prompt_response"] == real[-1]["prompt_response"]
     assert run.result["response"] == outcome.final_content
     assert [use.ran for use in outcome.tool_uses] == [True]
+
+
+def test_the_example_s_key_hiding_hook_gives_the_same_answer_in_both(
+    gemini_cli: GeminiCli, gemini_project: Path, home: Path
+) -> None:
+    shutil.copytree(PACKAGE / "examples" / "gemini", gemini_project, dirs_exist_ok=True)
+    (gemini_project / "build").mkdir()
+    scenario = load_scenario(gemini_project / "scenario.yaml")
+    script = [
+        Reply(rnd.content, tuple(shell(**call.arguments) for call in rnd.tool_calls), rnd.chunks)
+        for rnd in scenario.turns[0].rounds
+    ]
+    run, _ = play(gemini_cli, gemini_project, home, script)
+    outcome = emulate(gemini_project, scenario_like(PROMPT, script))
+
+    assert run.result["response"] == outcome.final_content
+    assert "[key hidden]" in outcome.final_content and "sk-old77b1e0" in outcome.final_content
