@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.greeting import Greeting
 from inspector.bridge.lent_stdin import LentStdin
+from inspector.bridge.turns import relayed_turn
 from inspector.hosts.after_answer import answer_first
 from inspector.hosts.deadline import CallDeadline
 from inspector.hosts.host import HookOutput, Relayed
@@ -355,7 +356,7 @@ class RelaySession:
                 request=message,
                 raw_request=text,
                 source=self.source,
-                turn=_turn_of(message.get("params") if message else None),
+                turn=relayed_turn(self.engine, NATIVE, message) if message else None,
                 rpc_id=rpc_id if type(rpc_id) is int else None,
             )
         )
@@ -419,9 +420,3 @@ def _hung_up(writer: asyncio.StreamWriter) -> bool:
     poller = select.poll()
     poller.register(sock.fileno(), select.POLLHUP)
     return bool(poller.poll(0))
-
-
-def _turn_of(params: Any) -> str | None:
-    meta = params.get("meta") if isinstance(params, dict) else None
-    turn = meta.get("TurnID") if isinstance(meta, dict) else None
-    return turn if isinstance(turn, str) and turn else None

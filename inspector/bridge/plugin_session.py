@@ -26,6 +26,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.greeting import Greeting
+from inspector.bridge.turns import relayed_turn
 from inspector.hosts.deadline import DEADLINE_CODE, CallDeadline
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.registry import host_named
@@ -190,6 +191,7 @@ class PluginSession:
             rpc_id=call_id,
             deadline=time.time() + deadline.left_s(),
             deadline_ms=deadline.agent_ms,
+            turn=relayed_turn(self.engine, self.host, request),
         )
         gate = self.engine.gate
         hold = gate.at == AT_STAGE and gate.predicate is not None and gate.predicate(candidate)
@@ -268,7 +270,12 @@ class PluginSession:
                 candidate, Finding("relay-no-hooks", "warning", no_hooks, ON_ITS_OWN)
             )
         relayed = Relayed(
-            candidate.method, request, self.source, ask_by=deadline.hooks_by, sent=sent
+            candidate.method,
+            request,
+            self.source,
+            ask_by=deadline.hooks_by,
+            sent=sent,
+            turn=candidate.turn,
         )
         return await self.host.answer_relayed(runtime, relayed)
 

@@ -18,6 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from inspector.bridge.turns import relayed_turn
 from inspector.hooks.command_hook import parse_stdout
 from inspector.hosts.deadline import DEADLINE_CODE, CallDeadline
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
@@ -130,10 +131,11 @@ class RelayedCall:
         )
 
     async def _answer(self, event: RelayedEvent) -> None:
+        host = host_named(self.host)
         candidate = Exchange(
             host=self.host,
             hook=self.label,
-            method=event.payload[host_named(self.host).event_field],
+            method=event.payload[host.event_field],
             request=event.payload,
             raw_request=event.stdin,
             source=self.source,
@@ -142,6 +144,7 @@ class RelayedCall:
             cwd=event.cwd,
             traceparent=event.env.get(TRACEPARENT),
             tracestate=event.env.get(TRACESTATE),
+            turn=relayed_turn(self.engine, host, event.payload),
         )
         gate = self.engine.gate
         hold = gate.at == AT_STAGE and gate.predicate is not None and gate.predicate(candidate)
@@ -212,6 +215,7 @@ class RelayedCall:
             env=event.env,  # the real session's, for the hooks behind the inspector
             sent=sent,
             cwd=event.cwd,
+            turn=candidate.turn,
         )
         return await host.answer_relayed(runtime, relayed)
 

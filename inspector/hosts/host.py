@@ -85,6 +85,16 @@ class Relayed:
     turn: str | None = None
 
 
+class RelayedTurns(Protocol):
+    """Which turn of its agent each event a relay brings belongs to, as the agent itself names
+    it; one for each host's live agents of an inspector session (it may remember the events it
+    has read, for an agent that names no turn)."""
+
+    def turn_of(self, payload: dict[str, Any]) -> str | None:
+        """The turn of the relayed call `payload` (Relayed.payload), None when it is in none."""
+        ...
+
+
 class Host(Protocol):
     """One agent whose hooks hook-inspector speaks."""
 
@@ -142,6 +152,10 @@ class Host(Protocol):
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         """What the agent does when its hook gives no answer, as an answer given now: the
         inspector gave up on the call (`reason`)."""
+        ...
+
+    def relayed_turns(self) -> RelayedTurns:
+        """A new reader of the turns of the events this host's live agents relay."""
         ...
 
     def finding(self, code: str, message: str) -> Finding:

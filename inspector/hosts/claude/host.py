@@ -20,8 +20,9 @@ from inspector.hosts.claude.relay_answer import EDITED_ON, claude_output
 from inspector.hosts.claude.runtime import claude_runtime
 from inspector.hosts.command_relay_answer import answer_relayed
 from inspector.hosts.command_runtime import CommandRuntime
-from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput, Relayed, RelayedTurns
 from inspector.hosts.recorded_answer import recorded_answer
+from inspector.hosts.relayed_turns import NamedTurns, text_at
 from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Finding
@@ -81,6 +82,10 @@ class ClaudeHost:
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return ABSENT
+
+    def relayed_turns(self) -> RelayedTurns:
+        # every event after the first prompt names the prompt (prompt_id, a UUID)
+        return NamedTurns(lambda payload: text_at(payload, "prompt_id"))
 
     def finding(self, code: str, message: str) -> Finding:
         return finding(code, message)

@@ -22,8 +22,9 @@ from inspector.hosts.codex.relay_answer import EDITED_ON, codex_output
 from inspector.hosts.codex.runtime import codex_runtime
 from inspector.hosts.command_relay_answer import answer_relayed
 from inspector.hosts.command_runtime import CommandRuntime
-from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput, Relayed, RelayedTurns
 from inspector.hosts.recorded_answer import recorded_answer
+from inspector.hosts.relayed_turns import NamedTurns, text_at
 from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Finding
@@ -97,6 +98,10 @@ class CodexHost:
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return ABSENT  # Codex goes on as if the hook had said nothing
+
+    def relayed_turns(self) -> RelayedTurns:
+        # every event but SessionStart and SessionEnd names its turn (turn_id, a UUID)
+        return NamedTurns(lambda payload: text_at(payload, "turn_id"))
 
     def finding(self, code: str, message: str) -> Finding:
         return finding(code, message)

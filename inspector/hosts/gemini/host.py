@@ -14,14 +14,15 @@ from inspector.hosts.command_runtime import CommandRuntime
 from inspector.hosts.gemini import LABEL, NAME
 from inspector.hosts.gemini.chain import GeminiHooks, run_failed
 from inspector.hosts.gemini.config import DEFAULT_TIMEOUT_MS, GEMINI_DIR, read_gemini
-from inspector.hosts.gemini.events import EVENTS
+from inspector.hosts.gemini.events import BEFORE_AGENT, EVENTS
 from inspector.hosts.gemini.findings import finding
 from inspector.hosts.gemini.install import INSTALLER
 from inspector.hosts.gemini.outcome import EventOutcome
 from inspector.hosts.gemini.relay_answer import EDITED_ON, gemini_output
 from inspector.hosts.gemini.runtime import gemini_runtime
-from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput, Relayed, RelayedTurns
 from inspector.hosts.recorded_answer import recorded_answer
+from inspector.hosts.relayed_turns import PromptTurns
 from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Finding
@@ -81,6 +82,10 @@ class GeminiHost:
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return ABSENT
+
+    def relayed_turns(self) -> RelayedTurns:
+        # no event names its prompt: a turn runs from one BeforeAgent to the next
+        return PromptTurns(self.event_field, {BEFORE_AGENT})
 
     def finding(self, code: str, message: str) -> Finding:
         return finding(code, message)

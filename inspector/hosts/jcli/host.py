@@ -9,7 +9,7 @@ from typing import Any
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.command_runtime import CommandRuntime
-from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput, Relayed, RelayedTurns
 from inspector.hosts.jcli import LABEL, NAME
 from inspector.hosts.jcli.chain import JcliChain, run_failed
 from inspector.hosts.jcli.config import HOOK_FILES, LEGACY_FILE, PROJECT_DIR, read_jcli
@@ -20,6 +20,7 @@ from inspector.hosts.jcli.install import INSTALLER
 from inspector.hosts.jcli.relay_answer import jcli_output
 from inspector.hosts.jcli.runtime import jcli_runtime
 from inspector.hosts.recorded_answer import recorded_answer
+from inspector.hosts.relayed_turns import PromptTurns
 from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Finding
@@ -77,6 +78,7 @@ class JcliHost:
             relayed.event,
             relayed.payload,
             source=relayed.source,
+            turn=relayed.turn,
             cwd=relayed.cwd,
             env=relayed.env,
             live=True,
@@ -85,6 +87,11 @@ class JcliHost:
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return ABSENT
+
+    def relayed_turns(self) -> RelayedTurns:
+        # no event names its turn: the chat app's starts with pre_send_message, a one-shot
+        # `j chat` (a session of its own) with session_start
+        return PromptTurns(self.event_field, {"pre_send_message", "session_start"})
 
     def finding(self, code: str, message: str) -> Finding:
         return finding(code, message)

@@ -7,7 +7,7 @@ from typing import Any
 
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
-from inspector.hosts.host import ABSENT, HookOutput, Relayed
+from inspector.hosts.host import ABSENT, HookOutput, Relayed, RelayedTurns
 from inspector.hosts.openclaw import LABEL, NAME
 from inspector.hosts.openclaw.chain import DEFAULT_TIMEOUT_MS, handler_answer, run_failed
 from inspector.hosts.openclaw.config import MANIFEST, is_plugin_folder, read_plugin
@@ -16,6 +16,7 @@ from inspector.hosts.openclaw.findings import finding
 from inspector.hosts.openclaw.install import INSTALLER
 from inspector.hosts.openclaw.relay_answer import relay_output
 from inspector.hosts.openclaw.runtime import OpenClawRuntime
+from inspector.hosts.relayed_turns import NamedTurns, text_at
 from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange, Finding
@@ -66,6 +67,12 @@ class OpenClawHost:
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return ABSENT
+
+    def relayed_turns(self) -> RelayedTurns:
+        # an agent run's hooks name the run in ctx.runId (agent_end in its event's runId)
+        return NamedTurns(
+            lambda call: text_at(call, "ctx", "runId") or text_at(call, "event", "runId")
+        )
 
     def finding(self, code: str, message: str) -> Finding:
         return finding(code, message)

@@ -44,6 +44,7 @@ async def relay_output(plugin: OpenClawPlugin | None, relayed: Relayed) -> HookO
             _object(request.get("event")),
             _object(request.get("ctx")),
             source=relayed.source,
+            turn=relayed.turn,
             answer_by=relayed.ask_by,
         )
     edit = _edit(hook, relayed.sent, request) if relayed.sent is not None else {}

@@ -10,7 +10,7 @@ from inspector.config.files import read_config_text
 from inspector.config.model import Config, Defaults
 from inspector.config.parse import parse_json
 from inspector.hooks.approvals import Approvals
-from inspector.hosts.host import HookOutput, Relayed
+from inspector.hosts.host import HookOutput, Relayed, RelayedTurns
 from inspector.hosts.picoclaw import LABEL, NAME
 from inspector.hosts.picoclaw.codes import finding
 from inspector.hosts.picoclaw.config import read_picoclaw
@@ -19,6 +19,7 @@ from inspector.hosts.picoclaw.install import NOT_INSTALLED
 from inspector.hosts.picoclaw.relay_answer import relay_output, unanswered
 from inspector.hosts.picoclaw.runtime import PicoClawRuntime
 from inspector.hosts.recorded_answer import recorded_answer
+from inspector.hosts.relayed_turns import NamedTurns, text_at
 from inspector.hosts.runtime import Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.records import STATUS_OK, Exchange, Finding
@@ -69,6 +70,10 @@ class PicoClawHost:
 
     def unanswered(self, relayed: Relayed, reason: str) -> HookOutput:
         return unanswered(relayed, reason)
+
+    def relayed_turns(self) -> RelayedTurns:
+        # every hook request's meta names its turn (TurnID; empty for a /btw side question)
+        return NamedTurns(lambda request: text_at(request, "params", "meta", "TurnID"))
 
     def finding(self, code: str, message: str) -> Finding:
         return finding(code, message)
