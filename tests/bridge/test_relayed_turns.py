@@ -17,7 +17,8 @@ from inspector.engine import Engine
 from inspector.journal.records import Decision, Exchange
 from tests.support.bridge_client import short_socket_path
 from tests.support.claude import spec
-from tests.support.command_relay import pre_tool_use, run_relay
+from tests.support.claude_prompts import claude_prompt
+from tests.support.command_relay import run_relay
 
 SESSION = "0b6f0f7e-2a57-4a0e-9e47-52b0a4d44f7a"  # the relay's CLAUDE_CODE_SESSION_ID
 
@@ -26,19 +27,6 @@ SESSION = "0b6f0f7e-2a57-4a0e-9e47-52b0a4d44f7a"  # the relay's CLAUDE_CODE_SESS
 def socket_path() -> Iterator[Path]:
     with short_socket_path() as path:
         yield path
-
-
-def claude_prompt(prompt_id: str) -> list[dict[str, Any]]:
-    """One prompt of a Claude Code session as its hooks get it: every event names the prompt."""
-    tool = pre_tool_use("ls") | {"prompt_id": prompt_id}
-    common = {k: v for k, v in tool.items() if k in ("session_id", "transcript_path", "cwd")}
-    return [
-        {**common, "prompt_id": prompt_id, "permission_mode": "default",
-         "hook_event_name": "UserPromptSubmit", "prompt": "List the folder."},
-        tool,
-        {**common, "prompt_id": prompt_id, "permission_mode": "default",
-         "hook_event_name": "Stop", "stop_hook_active": False, "last_assistant_message": "Done."},
-    ]  # fmt: skip
 
 
 async def relayed_records(

@@ -1,0 +1,80 @@
+"""`serve --otlp` with a live Claude Code: each prompt of the relayed session is a trace of its
+own (the turn its events' prompt_id names), with the relayed calls and the inspector's hook runs
+for them in it, not one trace for the whole session."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.bridge_client import short_socket_path
+from tests.support.claude_prompts import claude_prompt
+from tests.support.command_relay import run_relay
+from tests.support.otlp_receiver import otlp_receiver
+
+
+@pytest.fixture
+def socket_path() -> Iterator[Path]:
+    with short_socket_path() as path:
+        yield path
+
+
+def claude_project(folder: Path) -> Path:
+    """A project whose Claude Code settings run one quiet hook on every tool call."""
+    settings = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}
+    (folder / ".claude").mkdir(parents=True)
+    (folder / ".claude" / "settings.json").write_text(json.dumps(settings))
+    return folder
+
+
+async def test_two_relayed_prompts_are_two_traces(
+    socket_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("TRACEPARENT", "TRACESTATE"):  # no host span to join: the turns alone
+        monkeypatch.delenv(name, raising=False)
+    project = claude_project(tmp_path / "project")
+    prompts = [str(uuid.uuid4()), str(uuid.uuid4())]
+    with otlp_receiver() as (url, received):
+        serve = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "inspector", "serve", str(project), "--socket", str(socket_path),
+            "--otlp", url, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert serve.stderr is not None
+        try:
+            assert b"listening on" in await asyncio.wait_for(serve.stderr.readline(), 30)
+            for event in [*claude_prompt(prompts[0]), *claude_prompt(prompts[1])]:
+                run = await run_relay(socket_path, event)
+                assert run.exit_code == 0, run.stderr
+        finally:
+            serve.send_signal(signal.SIGTERM)
+            said = (await asyncio.wait_for(serve.stderr.read(), 30)).decode()
+            await serve.wait()
+    assert f"span(s) sent to {url}/v1/traces" in said, said
+    turns = {
+        span.attributes["hook_inspector.turn"]: span.trace_id
+        for span in received.spans
+        if span.name.startswith("turn ")
+    }
+    assert set(turns) == set(prompts)
+    assert turns[prompts[0]] != turns[prompts[1]]
+    for prompt in prompts:
+        calls = [
+            span
+            for span in received.spans
+            if span.trace_id == turns[prompt] and "rpc.method" in span.attributes
+        ]
+        relayed = [s for s in calls if s.attributes["hook_inspector.hook"] == "claude"]
+        assert sorted(s.attributes["rpc.method"] for s in relayed) == [
+            "PreToolUse",
+            "Stop",
+            "UserPromptSubmit",
+        ]
+        hook_runs = [s for s in calls if s.attributes["hook_inspector.hook"] != "claude"]
+        assert [s.attributes["rpc.method"] for s in hook_runs] == ["PreToolUse"]
