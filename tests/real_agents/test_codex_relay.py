@@ -67,6 +67,11 @@ def test_the_inspector_blocks_a_command_and_it_never_runs(
     assert api.told("call_1") == blocked_words(GUARD_REASON, {"command": "rm -r scratch"})
     relayed = [json.loads(line) for line in journal.read_text().splitlines()]
     assert any(r.get("host") == "codex" and r.get("action") == "block" for r in relayed)
+    # the relayed call and the guard's run for it are in the turn Codex names (issue 30)
+    calls = [r for r in relayed if r.get("host") == "codex" and isinstance(r.get("request"), dict)]
+    turns = {(r["hook"] == "guard", r["turn"], r["request"]["turn_id"]) for r in calls}
+    assert {guard for guard, _turn, _id in turns} == {True, False}  # the call, the guard's run
+    assert all(turn == turn_id for _guard, turn, turn_id in turns), turns
 
 
 def test_the_inspector_allows_a_command_and_it_runs(
