@@ -9,9 +9,10 @@ event is first changed (its delivery to the observers is recorded), else then.
 
 A turn whose first exchange carries the host's trace context (Claude Code's TRACEPARENT: its
 `claude_code.interaction` span) joins the host's trace: the turn's span becomes that span's
-child, and the whole turn is in the host's trace. A relayed event's calls, which have no turn
-of their own, are in the turn their host span names (one per Claude Code prompt). An exchange
-whose host span is another one (or whose turn joined none) is linked to its host span."""
+child, and the whole turn is in the host's trace. A relayed call with no turn of its own (a
+Claude Code SessionStart; a session saved before relayed calls had turns) is in the turn its
+host span names (one per Claude Code prompt). An exchange whose host span is another one (or
+whose turn joined none) is linked to its host span."""
 
 from __future__ import annotations
 
