@@ -1,15 +1,13 @@
 """Codex's hooks for one event: the matching ones run in parallel (each one, even when two run
 the same command), each run read as Codex reads it (answer.py), and the answers combined by
-Codex's rules (outcome.py). A hook runs as Codex starts it: `SHELL -c COMMAND`, SHELL being the
-account's shell in the password database (not `$SHELL`; /bin/sh when it has none), in the
-session's folder, the JSON on stdin with no newline after it, killed at its timeout."""
+Codex's rules (outcome.py). A hook runs as Codex starts it: through the shell Codex picks
+(shell.py), in the session's folder, the JSON on stdin with no newline after it, killed at its
+timeout."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-import os
-import pwd
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +22,7 @@ from inspector.hosts.codex.approval import ask_person, asks_person
 from inspector.hosts.codex.compaction import auto_compact_limit
 from inspector.hosts.codex.events import MATCH_FIELDS, PRE_TOOL_USE, matches
 from inspector.hosts.codex.outcome import CodexOutcome, HookRun, combine
+from inspector.hosts.codex.shell import codex_shell
 from inspector.hosts.codex.templates import example_payload
 from inspector.hosts.codex.trust import event_label
 from inspector.hosts.codex.turn import CodexTurnRunner
@@ -35,16 +34,6 @@ from inspector.pipeline.gate import Gate, GatedCommandHook
 JSONObject = dict[str, Any]
 
 ASK_TIMEOUT_MS = Defaults().approval_timeout_ms  # a person's time to answer, as for any approval
-
-
-def codex_shell() -> tuple[str, ...]:
-    """The shell Codex 0.171.0 runs a hook's command with, seen through the real CLI: the
-    account's shell whatever `$SHELL` says, and not as a login shell."""
-    try:
-        account_shell = pwd.getpwuid(os.getuid()).pw_shell
-    except KeyError:
-        account_shell = ""
-    return (account_shell or "/bin/sh", "-c")
 
 
 class CodexHooks:

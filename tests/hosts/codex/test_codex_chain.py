@@ -4,17 +4,16 @@ first blocking reason in config order, the last rewrite to finish, and what Code
 from __future__ import annotations
 
 import json
-import os
-import pwd
 import shlex
 from pathlib import Path
 
 import pytest
 
 from inspector.config.model import CommandHookSpec
-from inspector.hosts.codex.chain import CodexHooks, codex_shell
+from inspector.hosts.codex.chain import CodexHooks
 from inspector.hosts.codex.outcome import CodexOutcome
 from inspector.hosts.codex.relay_answer import codex_output
+from inspector.hosts.codex.shell import shell_for
 from inspector.hosts.codex.templates import example_payload
 from inspector.journal.journal import Journal
 from inspector.journal.records import Exchange
@@ -141,10 +140,29 @@ async def test_an_async_hook_runs_and_decides_nothing(tmp_path: Path) -> None:
     assert ran.action == "block"  # it ran, and said no; Codex did not wait to hear it
 
 
-def test_a_hook_runs_in_the_accounts_shell_whatever_dollar_shell_says(
+@pytest.mark.parametrize(
+    ("account_shell", "on_path", "files", "expected"),
+    [
+        # seen with the real codex 0.171.0: root's /bin/bash under SHELL=/bin/sh ran /bin/bash -c,
+        # an account of /bin/sh under SHELL=/bin/bash ran /bin/sh -c, and an account of
+        # /bin/dash or /usr/sbin/nologin ran bash from PATH
+        ("/bin/bash", {"bash": "/usr/bin/bash"}, set(), ("/bin/bash", "-c")),
+        ("/bin/sh", {"bash": "/usr/bin/bash"}, set(), ("/bin/sh", "-c")),
+        ("/usr/bin/zsh", {}, set(), ("/usr/bin/zsh", "-c")),
+        ("/bin/dash", {"bash": "/usr/bin/bash"}, set(), ("/usr/bin/bash", "-c")),
+        ("/usr/sbin/nologin", {"bash": "/usr/bin/bash"}, set(), ("/usr/bin/bash", "-c")),
+        ("/usr/bin/fish", {}, {"/bin/bash"}, ("/bin/bash", "-c")),
+        (None, {"zsh": "/usr/bin/zsh"}, set(), ("/usr/bin/zsh", "-c")),
+        ("/home/me/bin/bash", {}, set(), ("/bin/sh", "-c")),  # Codex knows exact paths only
+        ("/usr/bin/pwsh", {}, set(), ("/usr/bin/pwsh", "-NoProfile", "-Command")),
+    ],
+)
+def test_a_hook_runs_in_the_shell_codex_picks_for_the_account_whatever_dollar_shell_says(
+    account_shell: str | None,
+    on_path: dict[str, str],
+    files: set[str],
+    expected: tuple[str, ...],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # codex-cli 0.171.0 ran hooks with /bin/bash -c for root (passwd: /bin/bash) under
-    # SHELL=/bin/sh, and with /bin/sh -c for an account of /bin/sh under SHELL=/bin/bash
     monkeypatch.setenv("SHELL", "/nonexistent/zsh")
-    assert codex_shell() == (pwd.getpwuid(os.getuid()).pw_shell or "/bin/sh", "-c")
+    assert shell_for(account_shell, on_path.get, files.__contains__) == expected
