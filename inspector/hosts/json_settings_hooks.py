@@ -165,7 +165,7 @@ def _remove_ours(hooks: JSONObject, kind_of: KindOf, *, keep: JSONObject) -> lis
             removed += ours
             handlers[:] = [handler for handler in handlers if not kind_of(handler)]
             if not handlers:
-                groups.remove(group)
+                groups[:] = [each for each in groups if each is not group]  # not an equal one
         if not groups and event not in keep:
             del hooks[event]
     return removed

@@ -231,3 +231,27 @@ def test_an_empty_event_list_added_after_install_stays_when_the_relay_goes(
     file.write_text(json.dumps(settings))
     assert main(["uninstall", "claude", "--project", str(project)]) == 0
     assert json.loads(file.read_text())["hooks"]["SubagentStop"] == []
+
+
+@pytest.mark.parametrize(
+    ("host", "file", "event"),
+    [
+        ("claude", ".claude/settings.json", "Stop"),
+        ("gemini", ".gemini/settings.json", "AfterAgent"),
+        ("codex", ".codex/hooks.json", "Stop"),
+    ],
+)
+def test_a_users_emptied_group_is_not_taken_for_the_relays_when_it_goes(
+    project: Path, host: str, file: str, event: str
+) -> None:
+    # the user's own empty group equals the relay's once its handler is out: uninstall must take
+    # out the relay's, or the user's hook moves (and a Codex trust entry, keyed by its place, no
+    # longer names it)
+    settings = project / file
+    settings.parent.mkdir(exist_ok=True)
+    groups = [{"hooks": []}, {"hooks": [{"type": "command", "command": "x"}]}]
+    mine = json.dumps({"hooks": {event: groups}}).encode()
+    settings.write_bytes(mine)
+    assert main(["install", host, "--project", str(project), "--events", event]) == 0
+    assert main(["uninstall", host, "--project", str(project)]) == 0
+    assert settings.read_bytes() == mine
