@@ -219,7 +219,7 @@ class _Reader:
             calls = tuple(self.items(fields["tool_calls"], f"{key}.tool_calls", self.call))
         content = self.optional_str(fields, "content", key)
         chunks = None
-        if "chunks" in fields:
+        if "chunks" in fields and not _is_null(fields["chunks"][1]):
             chunks = tuple(self.items(fields["chunks"], f"{key}.chunks", self.text))
             if content is not None and "".join(chunks) != content:
                 node = fields["chunks"][1]
@@ -315,7 +315,10 @@ class _Reader:
         if name not in fields or _is_null(fields[name][1]):
             return None
         node = fields[name][1]
-        value = self.loader.construct_object(node) if isinstance(node, ScalarNode) else None
+        try:
+            value = self.loader.construct_object(node) if isinstance(node, ScalarNode) else None
+        except ValueError:  # a tag that cannot read its text: !!int lots, !!float abc
+            value = None
         if type(value) is not int or value < 0:
             raise self.error(node, _join(key, name), "must be a whole number, 0 or more")
         return value

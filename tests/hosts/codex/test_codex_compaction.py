@@ -155,8 +155,9 @@ def test_a_scenario_round_says_the_tokens_the_model_reported() -> None:
     text = "turns:\n  - user: hi\n    rounds:\n      - content: Done.\n        tokens: 250000\n"
     [turn] = parse_scenario(text).turns
     assert turn.rounds[0].tokens == 250000
-    with pytest.raises(ConfigError, match=r"turns\[0\]\.rounds\[0\]\.tokens.*whole number"):
-        parse_scenario(text.replace("250000", "lots"))
+    for bad in ("lots", "!!int lots", "!!float abc", "-3"):  # a tag that cannot read its text too
+        with pytest.raises(ConfigError, match=r"turns\[0\]\.rounds\[0\]\.tokens.*whole number"):
+            parse_scenario(text.replace("250000", bad))
 
 
 def test_a_limit_that_is_not_an_integer_is_refused_at_its_key_as_codex_refuses_the_file(

@@ -133,3 +133,5 @@ def test_a_round_s_chunks_must_join_to_its_content() -> None:
         parse_scenario(text)
     [turn] = parse_scenario('turns: [{user: hi, rounds: [{chunks: ["Do", "ne."]}]}]').turns
     assert turn.rounds[0].content == "Done."
+    [turn] = parse_scenario('turns: [{user: hi, rounds: [{content: "Done.", chunks: null}]}]').turns
+    assert (turn.rounds[0].content, turn.rounds[0].chunks) == ("Done.", None)  # null is unset
