@@ -119,3 +119,29 @@ def test_a_blocked_subagent_stop_makes_the_subagent_answer_again_as_in_codex(
     marker.unlink()
     asyncio.run(emulate(codex_project, scenario_like(PROMPT, SCRIPT, {"call_0001": ANSWER})))
     assert [call.payload["stop_hook_active"] for call in read_calls(log)] == real == [False, True]
+
+
+def test_a_subagent_whose_prompt_a_hook_blocks_answers_nothing_as_in_codex(
+    codex_cli: CodexCli, codex_project: Path, home: Path
+) -> None:
+    log = codex_project.parent / "hooks.jsonl"
+    block = json.dumps({"decision": "block", "reason": "not this task"})
+    only_the_subagents = f"case \"$(cat)\" in *agent_id*) echo '{block}';; esac"
+    gate = {"type": "command", "command": only_the_subagents}
+    hooks = {
+        "UserPromptSubmit": [{"hooks": [gate]}],
+        "PostToolUse": [{"hooks": [{"type": "command", "command": recorder(log)}]}],
+    }
+    (codex_project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    with FakeResponses(SCRIPT, subagents={TASK: [Reply(ANSWER)]}) as api:
+        run = codex_cli.run(
+            codex_project, PROMPT, api_url=api.url, home=home, bypass_hook_trust=True
+        )
+    assert run.completed, run.stderr
+    real = _response(read_calls(log), "multi_agent_v1wait_agent")
+    log.unlink()
+    asyncio.run(emulate(codex_project, scenario_like(PROMPT, SCRIPT, {"call_0001": ANSWER})))
+    ours = _response(read_calls(log), "multi_agent_v1wait_agent")
+    assert [status["completed"] for status in real["status"].values()] == [None]
+    assert [status["completed"] for status in ours["status"].values()] == [None]
+    assert (real["timed_out"], ours["timed_out"]) == (False, False)

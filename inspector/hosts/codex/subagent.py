@@ -48,13 +48,14 @@ def _compact(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def wait_input(call: ScriptedCall, spawned: list[tuple[str, str]]) -> JSONObject:
+def wait_input(call: ScriptedCall, spawned: list[tuple[str, str | None]]) -> JSONObject:
     """wait_agent's input as hooks see it: its targets are the agents spawned so far."""
     return {**call.arguments, "targets": [agent_id for agent_id, _ in spawned]}
 
 
-def wait_response(spawned: list[tuple[str, str]]) -> str:
-    """What wait_agent answers once every subagent has given its final answer."""
+def wait_response(spawned: list[tuple[str, str | None]]) -> str:
+    """What wait_agent answers once every subagent has finished: its final answer, or null for
+    one whose prompt a hook stopped (as codex 0.171.0 answers it)."""
     status = {agent_id: {"completed": answer} for agent_id, answer in spawned}
     return _compact({"status": status, "timed_out": False})
 

@@ -153,7 +153,8 @@ class CodexTurnRunner:
         self._usage = Usage(auto_compact_limit)  # model_auto_compact_token_limit
         self._turns = 0
         self._calls = 0
-        self._spawned: list[tuple[str, str]] = []  # each subagent's id and final answer
+        # each subagent's id and final answer (None: a hook stopped its prompt)
+        self._spawned: list[tuple[str, str | None]] = []
 
     async def run(self, scenario: Scenario) -> list[CodexTurnOutcome]:
         session = CodexSession(
@@ -270,6 +271,10 @@ class CodexTurnRunner:
         prompt = await self._fire(child, USER_PROMPT_SUBMIT, task, outcome.turn_id)
         outcome.events.append(prompt)
         if prompt.verdict in (BLOCK, STOP):
+            self._spawned = [
+                (spawned, None if spawned == agent_id(child) else answer)
+                for spawned, answer in self._spawned
+            ]
             return
         stopping = replace(child, transcript_path=parent.transcript_path)  # the parent's rollout
         for blocked in range(STOP_BLOCKS):

@@ -112,3 +112,24 @@ async def test_the_template_has_the_shape_the_runner_sends(tmp_path: Path, event
     await hooks.turn_runner().run(SCENARIO)
     [payload] = [one for one in _sent(log) if one["hook_event_name"] == event]
     assert list(hooks.context_template(event)) == list(payload)
+
+
+async def test_a_subagent_whose_prompt_a_hook_blocks_gives_wait_agent_no_answer(
+    tmp_path: Path,
+) -> None:
+    # codex 0.171.0 answered wait_agent with {"completed": null} for such a subagent (a review
+    # saw it through the real CLI); the scripted result must not reach the parent's model
+    block = shlex.quote(json.dumps({"decision": "block", "reason": "not this task"}))
+    only_the_subagents = f'case "$(cat)" in *agent_id*) echo {block};; esac'
+    spec = CommandHookSpec(
+        name="gate",
+        host="codex",
+        event="UserPromptSubmit",
+        command=only_the_subagents,
+        timeout_ms=5000,
+    )
+    hooks = CodexHooks([spec], Journal(), project_dir=tmp_path, shell=("/bin/sh", "-c"))
+    [outcome] = await hooks.turn_runner().run(SCENARIO)
+    agent_id = json.loads(outcome.tool_uses[0].told)["agent_id"]
+    told = json.loads(outcome.tool_uses[1].told)
+    assert told == {"status": {agent_id: {"completed": None}}, "timed_out": False}
