@@ -128,6 +128,9 @@ async def test_a_hook_in_the_inspectors_config_blocks_the_gateways_exec(live: Li
     assert "abortSignal" not in call.request["ctx"]  # OpenClaw's machinery stays out
     (decision,) = engine.journal.of_type(Decision)
     assert (decision.verdict, decision.by, decision.tool) == ("block", "guard#1", "exec")
+    # the call, the guard's run and the decision are in the agent run OpenClaw names (issue 30)
+    (guard_run,) = [r for r in engine.journal.of_type(Exchange) if r.hook == "guard#1"]
+    assert call.turn == guard_run.turn == decision.turn == call.request["ctx"]["runId"]
     after = [e for e in engine.journal.of_type(Event) if e.kind == "after_tool_call"]
     assert after and after[-1].payload["event"]["error"] == GUARD_REASON
     # every hook of the turn is in the journal, those that decide as exchanges
