@@ -47,7 +47,9 @@ OFFLINE_ENV = {
     "DISABLE_AUTOUPDATER": "1",
     "DISABLE_ERROR_REPORTING": "1",
 }
-_HOST_PREFIXES = ("CLAUDE", "ANTHROPIC")  # the caller's own settings for Claude Code stay out
+# the caller's own settings for Claude Code stay out, and so does a trace the caller is in (a CI
+# job's TRACEPARENT, its OTEL_* exporter): Claude Code passes them on to hooks or acts on them
+_HOST_PREFIXES = ("CLAUDE", "ANTHROPIC", "OTEL_", "TRACEPARENT", "TRACESTATE")
 _REAL_HOME = Path(os.environ.get("HOME") or Path.home())
 
 
