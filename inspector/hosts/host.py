@@ -82,7 +82,7 @@ class Relayed:
     cwd: str | None = None  # the folder the live agent ran the hook in
     deadline: CallDeadline | None = None  # when the agent stops waiting for the answer
     call: Exchange | None = None  # the journal's record of the call, which the answer settles
-    turn: str | None = None
+    turn: str | None = None  # the agent's turn the call is in, as its host reads it (RelayedTurns)
 
 
 class RelayedTurns(Protocol):
