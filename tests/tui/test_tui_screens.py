@@ -99,7 +99,7 @@ async def test_params_must_be_an_object() -> None:
     async with app.run_test(size=SIZE) as pilot:
         editor_of(screen).text = "[1, 2]"
         await pilot.pause()
-        assert plain(screen.query_one("#status", Label)) == "params must be a JSON object, not list"
+        assert plain(screen.query_one("#status", Label)) == "must be a JSON object, not an array"
         assert screen.query_one("#send", Button).disabled
 
 

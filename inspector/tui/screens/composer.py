@@ -41,8 +41,12 @@ def _pretty(params: dict[str, Any]) -> str:
     return json_dumps(leading(params), indent=2)
 
 
+_JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number"}
+
+
 def parse_params(text: str) -> dict[str, Any] | str:
-    """The params object in `text`, or a message saying why there is none."""
+    """The JSON object in `text` (a request's params, a hook's input), or a message saying why
+    there is none."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -50,7 +54,8 @@ def parse_params(text: str) -> dict[str, Any] | str:
     except RecursionError:
         return "nested too deeply to read"
     if not isinstance(value, dict):
-        return f"params must be a JSON object, not {type(value).__name__}"
+        kind = "null" if value is None else _JSON_KINDS.get(type(value), "true or false")
+        return f"must be a JSON object, not {kind}"
     return value
 
 
