@@ -3,9 +3,11 @@
 it, and a child span per hook exchange of that stage.
 
 A stage's spans are planned when its Decision arrives (so findings added after an answer come
-along), or, when none comes, once the stage has been quiet for `idle_s` of the journal's time
-or the session ends; a turn's span then, or at the end. An event's span is planned when the
-event is first changed (its delivery to the observers is recorded), else then.
+along) and every call of it that was under way has finished (a relayed call is answered after
+the inspector's hooks for it are decided), or, when none comes, once the stage has been quiet
+for `idle_s` or the session ends; a turn's span then, or at the end. Quiet is by the journal's
+time as records arrive, or by the clock when the exporter asks (`idle`). An event's span is
+planned when the event is first changed (its delivery to the observers is recorded), else then.
 
 A turn whose first exchange carries the host's trace context (Claude Code's TRACEPARENT: its
 `claude_code.interaction` span) joins the host's trace: the turn's span becomes that span's
@@ -57,6 +59,8 @@ class _Stage:
     last: float
     exchanges: list[Exchange] = field(default_factory=list)
     approval: Decision | None = None
+    under_way: set[int] = field(default_factory=set)  # seqs of its calls not finished yet
+    decision: Decision | None = None  # made while calls were under way: closes when they finish
 
 
 @dataclass(slots=True)
@@ -78,6 +82,7 @@ class SpanPlanner:
         self._turns: dict[str, _Turn] = {}
         self._seen: set[int] = set()  # exchanges taken into a stage, events planned
         self._events: dict[int, Event] = {}  # events waiting for their delivery
+        self._under_way: dict[int, StageKey] = {}  # unfinished calls' stages, by seq
         self._idle_checked = 0.0
         self._forgotten_below = 0
 
@@ -108,7 +113,11 @@ class SpanPlanner:
         """Every span still open: the session ended."""
         planned = [self._event(event) for event in self._events.values()]
         self._events.clear()
-        planned += [span for key in list(self._stages) for span in self._close(key, None)]
+        planned += [
+            span
+            for key, stage in list(self._stages.items())
+            for span in self._close(key, stage.decision)
+        ]
         for trace, turn in self._turns.items():
             if not turn.planned:
                 turn.planned = True
@@ -127,23 +136,36 @@ class SpanPlanner:
         return planned
 
     def _exchange(self, exchange: Exchange) -> list[PlannedSpan]:
-        if exchange.status in UNFINISHED or exchange.seq in self._seen:
+        if exchange.seq in self._seen:
             return []
-        self._seen.add(exchange.seq)
         remote = remote_span(exchange)
         trace = exchange.turn or (_host_turn(remote) if remote else SESSION)
+        finished = exchange.status not in UNFINISHED
+        if trace == SESSION and not finished:
+            return []
         turn = self._turn(trace, exchange.ts, exchange.host)
         turn.agent = turn.agent or agent_name(exchange)
-        if trace != SESSION and not turn.started and turn.joined is None:
-            turn.joined = remote
         if trace == SESSION:  # no stage to wait for
+            self._seen.add(exchange.seq)
             return [self._exchange_span(exchange, trace, _turn_key(trace))]
-        key = (trace, _stage_of(exchange.method), tool_call_id(exchange) or "")
+        if not turn.started and turn.joined is None:
+            turn.joined = remote
+        key = self._under_way.pop(exchange.seq, None) or (
+            (trace, _stage_of(exchange.method), tool_call_id(exchange) or "")
+        )
         stage = self._stages.get(key)
         if stage is None:
             stage = self._stages[key] = _Stage(f"stage:{exchange.seq}", exchange.ts, exchange.ts)
+        if not finished:  # the stage waits for it (a relayed call, answered after the decision)
+            stage.under_way.add(exchange.seq)
+            self._under_way[exchange.seq] = key
+            return []
+        self._seen.add(exchange.seq)
+        stage.under_way.discard(exchange.seq)
         stage.exchanges.append(exchange)
         stage.last = max(stage.last, _end(exchange))
+        if stage.decision is not None and not stage.under_way:
+            return self._close(key, stage.decision)
         return []
 
     def _decision(self, decision: Decision) -> list[PlannedSpan]:
@@ -156,6 +178,10 @@ class SpanPlanner:
         if stage is None:  # a decision with no hook call (nobody listens to the stage)
             self._turn(trace, decision.ts, decision.host)
             stage = self._stages[key] = _Stage(f"stage:{decision.seq}", decision.ts, decision.ts)
+        if stage.under_way:
+            stage.decision = decision
+            stage.last = max(stage.last, decision.ts)
+            return []
         return self._close(key, decision)
 
     def _trace_deciding(self, decision: Decision) -> str:
@@ -277,7 +303,8 @@ class SpanPlanner:
         planned += [
             span
             for key, stage in list(self._stages.items())
-            if now - stage.last >= self.idle_s
+            if not stage.under_way
+            and now - stage.last >= self.idle_s  # a call under way is not quiet
             for span in self._close(key, None)
         ]
         open_traces = {key[0] for key in self._stages}

@@ -4,13 +4,21 @@ another host span is linked to it, and a context that is not valid changes nothi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from opentelemetry.sdk.trace import ReadableSpan
 
 from inspector.journal.journal import Journal
-from inspector.journal.records import STATUS_OK, Decision, Exchange, Record, record_from_json
+from inspector.journal.records import (
+    STATUS_OK,
+    STATUS_PENDING,
+    Decision,
+    Exchange,
+    Record,
+    record_from_json,
+)
 from inspector.otel.ids import SpanIds
 from inspector.otel.planner import SpanPlanner
 from inspector.otel.sdk_spans import SdkSpans
@@ -35,15 +43,29 @@ def _pre_tool_use(ts: float, turn: str, traceparent: str | None, **more: Any) ->
     return Exchange(ts=ts, turn=turn, traceparent=traceparent, **fields)
 
 
-def _sent(*records: Record) -> dict[str, ReadableSpan]:
-    """The SDK spans of `records`, as --otlp gives them to the exporter, by name."""
+def _built(steps: Callable[[Journal], object]) -> list[ReadableSpan]:
+    """The SDK spans of the records `steps` appends to (and amends in) a journal, as --otlp gives
+    them to the exporter."""
     journal, planner, spans = Journal(), SpanPlanner(), SdkSpans(SpanIds("salt"))
     built: list[ReadableSpan] = []
-    journal.subscribe(lambda record, new: built.extend(map(spans.readable, planner.take(record))))
-    for record in records:
-        journal.append(record)
+    journal.subscribe(
+        lambda record, new: built.extend(map(spans.readable, planner.take(record, new)))
+    )
+    steps(journal)
     built += map(spans.readable, planner.finish())
+    return built
+
+
+def _named(built: list[ReadableSpan]) -> dict[str, ReadableSpan]:
+    """`built` by name, each name once: a second span of a name is a stage split in two."""
+    names = [span.name for span in built]
+    assert len(names) == len(set(names)), sorted(names)
     return {span.name: span for span in built}
+
+
+def _sent(*records: Record) -> dict[str, ReadableSpan]:
+    """The SDK spans of `records`, appended as they are, by name."""
+    return _named(_built(lambda journal: [journal.append(record) for record in records]))
 
 
 def _decided(ts: float, turn: str) -> Decision:
@@ -70,29 +92,44 @@ def test_a_turn_with_claudes_traceparent_is_a_child_of_its_span_in_its_trace() -
 
 def test_an_exchange_under_another_host_span_is_linked_to_it() -> None:
     later = f"00-{CLAUDE_TRACE}-{OTHER_SPAN}-01"
-    spans = _sent(
+    records = (
         _pre_tool_use(10.0, "s:p1", TRACEPARENT),
         _decided(10.1, "s:p1"),
         _pre_tool_use(11.0, "s:p1", later, hook="second"),
         _decided(11.1, "s:p1"),
     )
-    (link,) = spans["second PreToolUse"].links
+    built = _built(lambda journal: [journal.append(record) for record in records])
+    (second,) = [span for span in built if span.name == "second PreToolUse"]
+    (link,) = second.links
     assert f"{link.context.span_id:016x}" == OTHER_SPAN and link.context.is_remote
-    assert f"{spans['second PreToolUse'].context.trace_id:032x}" == CLAUDE_TRACE  # type: ignore[union-attr]
+    assert f"{second.context.trace_id:032x}" == CLAUDE_TRACE  # type: ignore[union-attr]
 
 
 def test_a_relayed_events_calls_without_a_turn_are_in_the_turn_of_their_host_span() -> None:
-    """A live Claude Code's relayed event and the inspector's hooks run for it have no turn of
-    their own, nor has the stage's decision: the host span (one per prompt) makes their turn."""
-    guard = _pre_tool_use(10.0, "", TRACEPARENT, hook="guard", source="relay:claude", seq=0)
-    chain = [{"hook": "guard", "action": "allow", "exchange": 1}]
-    decided = Decision(ts=10.2, stage="PreToolUse", verdict="allow", tool="Bash", chain=chain)
-    relayed = _pre_tool_use(10.0, "", TRACEPARENT, source="relay:claude", duration_ms=300.0)
-    spans = _sent(guard, decided, relayed)
+    """A relayed event and the inspector's hooks run for it with no turn of their own (a session
+    saved before relayed calls had turns), nor a decision: the host span (one per prompt) makes
+    their turn. Live, the relayed call is answered after the stage is decided: it is still the
+    stage's call, not a second stage."""
+
+    def relay(journal: Journal) -> None:
+        relayed = _pre_tool_use(10.0, "", TRACEPARENT, source="relay:claude", status=STATUS_PENDING)
+        journal.append(relayed)
+        guard = journal.append(_pre_tool_use(10.0, "", TRACEPARENT, hook="guard"))
+        chain = [{"hook": "guard", "action": "allow", "exchange": guard.seq}]
+        journal.append(
+            Decision(ts=10.2, stage="PreToolUse", verdict="allow", tool="Bash", chain=chain)
+        )
+        journal.amend(relayed, status=STATUS_OK, duration_ms=300.0)
+
+    spans = _named(_built(relay))
     turn = spans[f"turn {CLAUDE_TRACE}-{INTERACTION}"]
     assert turn.parent is not None and f"{turn.parent.span_id:016x}" == INTERACTION
     assert "hook-inspector session" not in spans
-    assert spans["PreToolUse Bash"].parent.span_id == turn.context.span_id  # type: ignore[union-attr]
+    stage = spans["PreToolUse Bash"]
+    assert stage.parent.span_id == turn.context.span_id  # type: ignore[union-attr]
+    for name in ("guard PreToolUse", "claude PreToolUse"):
+        assert spans[name].parent.span_id == stage.context.span_id  # type: ignore[union-attr]
+    assert stage.end_time == spans["claude PreToolUse"].end_time  # the stage ends with its call
     for name in ("PreToolUse Bash", "guard PreToolUse", "claude PreToolUse"):
         assert f"{spans[name].context.trace_id:032x}" == CLAUDE_TRACE  # type: ignore[union-attr]
 
