@@ -47,6 +47,9 @@ APPROVAL_STAGES = frozenset({"approve_tool"})  # where hooks themselves approve 
 # Records planned are remembered (a later change to one must not send it again) for this many
 # seqs back: a serve session left for days keeps a bounded set.
 REMEMBERED = 100_000
+# Turns whose spans are all sent are kept this many back, for a late record of one (an event's
+# delivery, a call answered after its turn went quiet) to join its trace under its turn's span.
+SENT_TURNS = 1_000
 
 
 StageKey = tuple[str, str, str]  # the turn, the stage, the tool call's id where there is one
@@ -79,7 +82,8 @@ class SpanPlanner:
         self.bodies = bodies
         self.idle_s = idle_s
         self._stages: dict[StageKey, _Stage] = {}
-        self._turns: dict[str, _Turn] = {}
+        self._turns: dict[str, _Turn] = {}  # turns still open
+        self._sent_turns: dict[str, _Turn] = {}  # the last SENT_TURNS turns planned, oldest first
         self._seen: set[int] = set()  # exchanges taken into a stage, events planned
         self._events: dict[int, Event] = {}  # events waiting for their delivery
         self._under_way: dict[int, StageKey] = {}  # unfinished calls' stages, by seq
@@ -128,7 +132,7 @@ class SpanPlanner:
         """`planned` in their turns' traces, which they settle: a turn joins a host's trace
         only before any of its spans is sent."""
         for span in planned:
-            turn = self._turns[span.trace]
+            turn = self._known(span.trace)
             turn.started = True
             span.joined = turn.joined
             if span.link == turn.joined:  # the turn's parent already: no link to it
@@ -224,7 +228,7 @@ class SpanPlanner:
                 start=stage.start,
                 end=end,
                 attributes=attributes,
-                agent=self._turns[trace].agent,
+                agent=self._known(trace).agent,
             )
         ]
         for exchange in stage.exchanges:
@@ -252,7 +256,7 @@ class SpanPlanner:
             attributes=attributes,
             events=finding_events(exchange.findings, _end(exchange)),
             error=exchange_error(exchange),
-            agent=self._turns[trace].agent,
+            agent=self._known(trace).agent,
             link=remote_span(exchange),
         )
 
@@ -268,15 +272,25 @@ class SpanPlanner:
             end=event.ts,
             attributes=event_attributes(event),
             events=finding_events(event.findings, event.ts),
-            agent=self._turns[trace].agent,
+            agent=self._known(trace).agent,
         )
 
     def _turn(self, trace: str, ts: float, host: str) -> _Turn:
-        turn = self._turns.get(trace)
+        turn = self._turns.get(trace) or self._sent_turns.get(trace)
         if turn is None:
             turn = self._turns[trace] = _Turn(start=ts, last=ts, host=host)
         turn.last = max(turn.last, ts)
         return turn
+
+    def _known(self, trace: str) -> _Turn:
+        return self._turns.get(trace) or self._sent_turns[trace]
+
+    def _close_turn(self, trace: str) -> None:
+        """An open turn whose span is planned is no longer walked; the last SENT_TURNS are kept
+        for late records."""
+        self._sent_turns[trace] = self._turns.pop(trace)
+        if len(self._sent_turns) > SENT_TURNS:
+            del self._sent_turns[next(iter(self._sent_turns))]
 
     def _turn_span(self, trace: str, turn: _Turn) -> PlannedSpan:
         attributes = {f"{PREFIX}.host": turn.host}
@@ -308,11 +322,12 @@ class SpanPlanner:
             for span in self._close(key, None)
         ]
         open_traces = {key[0] for key in self._stages}
-        for trace, turn in self._turns.items():
+        for trace, turn in list(self._turns.items()):
             idle = now - turn.last >= self.idle_s
             if idle and not turn.planned and trace not in open_traces and trace != SESSION:
                 turn.planned = True
                 planned.append(self._turn_span(trace, turn))
+                self._close_turn(trace)
         return planned
 
 

@@ -1,5 +1,6 @@
 """The span plan of records a run rarely makes: a person's answer to an approval, a session that
-runs for days (quiet turns are sent without waiting for its end), a stage no hook listens to."""
+runs for days (quiet turns are sent without waiting for its end, and forgotten but the last
+few, to place late records), a stage no hook listens to."""
 
 from __future__ import annotations
 
@@ -107,3 +108,39 @@ def test_two_tool_calls_at_one_stage_at_once_are_two_stage_spans() -> None:
     assert len(stages) == 2 and children["toolu_A"] != children["toolu_B"]
     decided = {stages[parent].attributes["hook_inspector.seq"] for parent in children.values()}
     assert len(decided) == 2
+
+
+def test_a_long_session_keeps_a_bounded_number_of_turns(monkeypatch) -> None:
+    monkeypatch.setattr("inspector.otel.planner.SENT_TURNS", 10)
+    journal, planner = Journal(), SpanPlanner(idle_s=30)
+    spans = _planned(journal, planner)
+    for number in range(1_000):  # a turn every 100 s: each is quiet when the next comes
+        journal.append(
+            Exchange(
+                ts=100.0 * number,
+                hook="h",
+                method="hook.hello",
+                turn=f"t{number}",
+                status=STATUS_OK,
+            )
+        )
+    turns = [span for span in spans if span.parent is None]
+    assert len(turns) == 999  # every turn but the last is sent
+    assert len(planner._turns) <= 2 and len(planner._sent_turns) == 10
+
+
+def test_a_late_record_of_a_sent_turn_is_under_its_span_in_its_trace() -> None:
+    journal, planner = Journal(), SpanPlanner(idle_s=30)
+    spans = _planned(journal, planner)
+    journal.append(
+        Exchange(ts=100.0, hook="h", method="hook.before_tool", turn="t1", status=STATUS_OK)
+    )
+    journal.append(
+        Exchange(ts=200.0, hook="h", method="hook.before_tool", turn="t2", status=STATUS_OK)
+    )
+    assert "turn t1" in [span.name for span in spans] and "t1" not in planner._turns
+    journal.append(Decision(ts=201.0, stage="permission", verdict="allow", turn="t1"))
+    spans += planner.finish()
+    assert [span.name for span in spans].count("turn t1") == 1
+    (late,) = [span for span in spans if span.name == "permission"]
+    assert late.trace == "t1" and late.parent == "turn:t1"
