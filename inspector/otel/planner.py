@@ -113,6 +113,11 @@ class SpanPlanner:
             planned += self._idle(record.ts)
         return self._in_turns(planned)
 
+    def idle(self, now: float) -> list[PlannedSpan]:
+        """The spans quiet at `now` (the clock's time, records' `ts` being the epoch's) though
+        no record came after them: the exporter's timer asks."""
+        return self._in_turns(self._idle(now))
+
     def finish(self) -> list[PlannedSpan]:
         """Every span still open: the session ended."""
         planned = [self._event(event) for event in self._events.values()]
