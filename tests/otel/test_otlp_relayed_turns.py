@@ -1,6 +1,6 @@
 """`serve --otlp` with a live Claude Code: each prompt of the relayed session is a trace of its
 own (the turn its events' prompt_id names), with the relayed calls and the inspector's hook runs
-for them in it, not one trace for the whole session."""
+for them in it, not one trace for the whole session; each relayed call in its decided stage."""
 
 from __future__ import annotations
 
@@ -78,3 +78,8 @@ async def test_two_relayed_prompts_are_two_traces(
         ]
         hook_runs = [s for s in calls if s.attributes["hook_inspector.hook"] != "claude"]
         assert [s.attributes["rpc.method"] for s in hook_runs] == ["PreToolUse"]
+        # the relayed call is in its decided stage with the hook run for it, not a stage of its own
+        (tool_call,) = [s for s in relayed if s.attributes["rpc.method"] == "PreToolUse"]
+        (stage,) = [s for s in received.spans if s.span_id == tool_call.parent_id]
+        assert stage.name == "PreToolUse Bash" and "hook_inspector.verdict" in stage.attributes
+        assert [s.parent_id for s in hook_runs] == [stage.span_id]
