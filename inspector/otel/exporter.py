@@ -15,7 +15,7 @@ from inspector.journal.journal import Journal
 from inspector.journal.records import Record
 from inspector.otel.endpoint import OtlpOptions, shown_url
 from inspector.otel.plan import PlannedSpan
-from inspector.otel.planner import IDLE_S, SpanPlanner
+from inspector.otel.planner import IDLE_S, TURN_IDLE_S, SpanPlanner
 from inspector.otel.sdk_log import quiet_sdk_log
 from inspector.otel.sdk_spans import SdkSpans
 from inspector.otel.span_queue import SpanQueue
@@ -26,7 +26,12 @@ CHECKS_PER_IDLE = 10  # the timer looks for quiet turns this often within the id
 
 class LiveSpans:
     def __init__(
-        self, options: OtlpOptions, warn: Callable[[str], None] | None, *, idle_s: float = IDLE_S
+        self,
+        options: OtlpOptions,
+        warn: Callable[[str], None] | None,
+        *,
+        idle_s: float = IDLE_S,
+        turn_idle_s: float = TURN_IDLE_S,
     ) -> None:
         self.url = options.url
         # told once when the collector does not take a batch during the session; without it
@@ -35,7 +40,7 @@ class LiveSpans:
         self._closing = False
         self.unplanned = 0  # records a fault in planning left out
         self._fault = ""
-        self.planner = SpanPlanner(bodies=options.bodies, idle_s=idle_s)
+        self.planner = SpanPlanner(bodies=options.bodies, idle_s=idle_s, turn_idle_s=turn_idle_s)
         # the journal's subscriber (on the hook's path) and the timer plan in turn; planning is
         # in memory only, so neither holds the other up for long
         self._planning = threading.Lock()

@@ -5,7 +5,8 @@ it, and a child span per hook exchange of that stage.
 A stage's spans are planned when its Decision arrives (so findings added after an answer come
 along) and every call of it that was under way has finished (a relayed call is answered after
 the inspector's hooks for it are decided), or, when none comes, once the stage has been quiet
-for `idle_s` or the session ends; a turn's span then, or at the end. Quiet is by the journal's
+for `idle_s` or the session ends; a turn's span once it has been quiet for `turn_idle_s`, or at
+the end. Quiet is by the journal's
 time as records arrive, or by the clock when the exporter asks (`idle`). An event's span is
 planned when the event is first changed (its delivery to the observers is recorded), else then.
 
@@ -39,7 +40,12 @@ from inspector.otel.plan import Attributes, PlannedSpan
 from inspector.otel.trace_context import RemoteSpan, remote_span
 
 SESSION = ""  # the trace of records that belong to no turn
-IDLE_S = 30.0
+# A stage quiet this long has ended: longer than a person's 60 s to answer an approval, which
+# records nothing while it waits.
+IDLE_S = 90.0
+# A turn quiet this long has ended: a turn pauses for a long tool run or a slow model, and its
+# span must cover what comes after; the end of the session ends it sooner.
+TURN_IDLE_S = 600.0
 # Who answered an approval instead of the hook's own chain: a person, a rule they made, the
 # prompt's timeout (approvals.py); the stage's own Decision follows.
 APPROVERS = ("human", "timeout", "rule:")
@@ -78,9 +84,12 @@ class _Turn:
 
 
 class SpanPlanner:
-    def __init__(self, *, bodies: bool = False, idle_s: float = IDLE_S) -> None:
+    def __init__(
+        self, *, bodies: bool = False, idle_s: float = IDLE_S, turn_idle_s: float = TURN_IDLE_S
+    ) -> None:
         self.bodies = bodies
         self.idle_s = idle_s
+        self.turn_idle_s = turn_idle_s
         self._stages: dict[StageKey, _Stage] = {}
         self._turns: dict[str, _Turn] = {}  # turns still open
         self._sent_turns: dict[str, _Turn] = {}  # the last SENT_TURNS turns planned, oldest first
@@ -315,7 +324,8 @@ class SpanPlanner:
         )
 
     def _idle(self, now: float) -> list[PlannedSpan]:
-        """Events, stages and turns quiet for `idle_s`: a serve session runs for days."""
+        """Events and stages quiet for `idle_s`, turns for `turn_idle_s`: a serve session runs
+        for days."""
         quiet = [seq for seq, event in self._events.items() if now - event.ts >= self.idle_s]
         self._seen.update(quiet)
         planned = [self._event(self._events.pop(seq)) for seq in quiet]
@@ -328,7 +338,7 @@ class SpanPlanner:
         ]
         open_traces = {key[0] for key in self._stages}
         for trace, turn in list(self._turns.items()):
-            idle = now - turn.last >= self.idle_s
+            idle = now - turn.last >= self.turn_idle_s
             if idle and not turn.planned and trace not in open_traces and trace != SESSION:
                 turn.planned = True
                 planned.append(self._turn_span(trace, turn))

@@ -18,7 +18,7 @@ def _names(received: Received) -> list[str]:
 
 async def test_a_quiet_turn_is_sent_with_no_record_after_it() -> None:
     with otlp_receiver() as (url, received):
-        spans = LiveSpans(OtlpOptions(f"{url}/v1/traces"), warn=None, idle_s=0.3)
+        spans = LiveSpans(OtlpOptions(f"{url}/v1/traces"), warn=None, idle_s=0.3, turn_idle_s=0.3)
         journal = Journal()
         spans.attach(journal)
         try:

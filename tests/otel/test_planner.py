@@ -44,7 +44,7 @@ def test_a_persons_answer_says_human_and_how_long_the_call_waited() -> None:
 
 
 def test_a_quiet_turn_is_sent_without_waiting_for_the_session_to_end() -> None:
-    journal, planner = Journal(), SpanPlanner(idle_s=30)
+    journal, planner = Journal(), SpanPlanner(idle_s=30, turn_idle_s=30)
     spans = _planned(journal, planner)
     journal.append(
         Exchange(ts=100.0, hook="h", method="hook.before_tool", turn="t1", status=STATUS_OK)
@@ -112,7 +112,7 @@ def test_two_tool_calls_at_one_stage_at_once_are_two_stage_spans() -> None:
 
 def test_a_long_session_keeps_a_bounded_number_of_turns(monkeypatch) -> None:
     monkeypatch.setattr("inspector.otel.planner.SENT_TURNS", 10)
-    journal, planner = Journal(), SpanPlanner(idle_s=30)
+    journal, planner = Journal(), SpanPlanner(idle_s=30, turn_idle_s=30)
     spans = _planned(journal, planner)
     for number in range(1_000):  # a turn every 100 s: each is quiet when the next comes
         journal.append(
@@ -130,7 +130,7 @@ def test_a_long_session_keeps_a_bounded_number_of_turns(monkeypatch) -> None:
 
 
 def test_a_late_record_of_a_sent_turn_is_under_its_span_in_its_trace() -> None:
-    journal, planner = Journal(), SpanPlanner(idle_s=30)
+    journal, planner = Journal(), SpanPlanner(idle_s=30, turn_idle_s=30)
     spans = _planned(journal, planner)
     journal.append(
         Exchange(ts=100.0, hook="h", method="hook.before_tool", turn="t1", status=STATUS_OK)
@@ -144,3 +144,37 @@ def test_a_late_record_of_a_sent_turn_is_under_its_span_in_its_trace() -> None:
     assert [span.name for span in spans].count("turn t1") == 1
     (late,) = [span for span in spans if span.name == "permission"]
     assert late.trace == "t1" and late.parent == "turn:t1"
+
+
+def test_a_turn_that_pauses_for_a_long_tool_run_is_one_turn_span() -> None:
+    journal, planner = Journal(), SpanPlanner()
+    spans = _planned(journal, planner)
+    for ts, stage in ((100.0, "PreToolUse"), (250.0, "PostToolUse")):  # the tool ran 150 s
+        call = journal.append(Exchange(ts=ts, hook="h", method=stage, turn="t", status=STATUS_OK))
+        chain = [{"hook": "h", "action": "allow", "exchange": call.seq}]
+        journal.append(Decision(ts=ts, stage=stage, verdict="allow", turn="t", chain=chain))
+        for now in range(int(ts), int(ts) + 150, 3):  # the exporter's timer looks meanwhile
+            spans += planner.idle(float(now))
+    spans += planner.finish()
+    [turn] = [span for span in spans if span.parent is None]
+    assert (turn.start, turn.end) == (100.0, 250.0)
+
+
+def test_a_person_taking_a_minute_to_answer_leaves_the_stage_whole() -> None:
+    journal, planner = Journal(), SpanPlanner()
+    spans = _planned(journal, planner)
+    call = journal.append(
+        Exchange(ts=100.0, hook="guard", method="PreToolUse", turn="t", status=STATUS_OK)
+    )
+    for now in range(100, 160, 3):  # a person is asked, and answers after 59 s
+        spans += planner.idle(float(now))
+    chain = [{"hook": "guard", "action": "ask", "exchange": call.seq}]
+    journal.append(
+        Decision(
+            ts=159.0, stage="PreToolUse", verdict="allow_once", by="human", turn="t", chain=chain
+        )
+    )
+    journal.append(Decision(ts=159.0, stage="PreToolUse", verdict="allow", turn="t", chain=chain))
+    spans += planner.finish()
+    stages = [span for span in spans if span.parent == "turn:t"]
+    assert len(stages) == 1 and stages[0].attributes["hook_inspector.approval.by"] == "human"
