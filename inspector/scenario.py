@@ -317,7 +317,7 @@ class _Reader:
         node = fields[name][1]
         try:
             value = self.loader.construct_object(node) if isinstance(node, ScalarNode) else None
-        except ValueError:  # a tag that cannot read its text: !!int lots, !!float abc
+        except Exception:  # PyYAML raises ValueError, KeyError... on `!!int lots`, `!!bool maybe`
             value = None
         if type(value) is not int or value < 0:
             raise self.error(node, _join(key, name), "must be a whole number, 0 or more")
@@ -339,7 +339,7 @@ class _Reader:
             raise self.error(node, where, "must be a mapping")
         try:
             value = self.loader.construct_object(node, deep=True)
-        except ValueError as exc:  # e.g. a date that does not exist: 2001-13-01
+        except Exception as exc:  # PyYAML raises ValueError, KeyError...: 2001-13-01, !!bool maybe
             raise self.error(node, where, f"holds a value YAML cannot read ({exc})") from exc
         try:
             json.dumps(value, allow_nan=False)

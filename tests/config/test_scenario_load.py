@@ -247,6 +247,13 @@ def test_declared_tools_are_used_as_given() -> None:
             "must be a mapping",
         ),
         ("tools: exec\nturns: []\n", 1, "tools", "must be a list"),
+        (
+            "turns:\n  - user: hi\n    rounds:\n      - tool_calls:\n"
+            "          - tool: t\n            arguments: {a: !!bool maybe}\n      - {}\n",
+            6,
+            "turns[0].rounds[0].tool_calls[0].arguments",
+            "YAML cannot read",
+        ),
     ],
 )
 def test_errors_name_line_and_key(text: str, line: int, key: str | None, message: str) -> None:

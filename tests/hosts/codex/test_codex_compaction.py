@@ -155,7 +155,8 @@ def test_a_scenario_round_says_the_tokens_the_model_reported() -> None:
     text = "turns:\n  - user: hi\n    rounds:\n      - content: Done.\n        tokens: 250000\n"
     [turn] = parse_scenario(text).turns
     assert turn.rounds[0].tokens == 250000
-    for bad in ("lots", "!!int lots", "!!float abc", "-3"):  # a tag that cannot read its text too
+    tags_that_cannot_read_it = ("!!int lots", "!!float abc", "!!bool maybe", "!!timestamp lots")
+    for bad in ("lots", "-3", *tags_that_cannot_read_it):
         with pytest.raises(ConfigError, match=r"turns\[0\]\.rounds\[0\]\.tokens.*whole number"):
             parse_scenario(text.replace("250000", bad))
 
