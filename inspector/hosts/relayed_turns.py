@@ -6,7 +6,7 @@ to the next such event of the same session."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,14 +33,13 @@ def text_at(payload: JSONObject, *path: str) -> str | None:
 
 
 class PromptTurns:
-    """Turns of an agent that names none: each of `starts` (the value of `event_field`) begins
-    the next turn of its `session_id`, named by the session's first eight characters and the
-    turn's number (`1a2b3c4d/turn-2`); an event before the session's first start is in none.
-    Two hooks of one start event are two relayed calls with one payload: one turn."""
+    """Turns of an agent that names none: an event `starts` says begins a turn begins the next
+    turn of its `session_id`, named by the session's first eight characters and the turn's
+    number (`1a2b3c4d/turn-2`); an event before the session's first start is in none. Two
+    hooks of one start event are two relayed calls with one payload: one turn."""
 
-    def __init__(self, event_field: str, starts: Collection[str]) -> None:
-        self.event_field = event_field
-        self.starts = frozenset(starts)
+    def __init__(self, starts: Callable[[JSONObject], bool]) -> None:
+        self.starts = starts
         self._turns: OrderedDict[str, tuple[int, JSONObject]] = OrderedDict()
 
     def turn_of(self, payload: JSONObject) -> str | None:
@@ -48,7 +47,7 @@ class PromptTurns:
         if session is None:
             return None
         count, started = self._turns.get(session, (0, {}))
-        if payload.get(self.event_field) in self.starts and payload != started:
+        if self.starts(payload) and payload != started:
             count, started = count + 1, payload
         if not count:
             return None

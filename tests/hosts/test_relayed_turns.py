@@ -93,6 +93,7 @@ def test_a_jcli_turn_starts_at_a_sent_message_or_a_one_shot_sessions_start() -> 
         return {"event": name, "session_id": session, "cwd": "/p", **fields}
 
     payloads = [
+        event("session_start", model=None),  # the chat app's, before any message: no turn yet
         event("pre_send_message", user_input="one"),
         event("pre_tool_execution", tool_name="Bash"),
         event("pre_send_message", user_input="two"),
@@ -100,6 +101,7 @@ def test_a_jcli_turn_starts_at_a_sent_message_or_a_one_shot_sessions_start() -> 
         event("stop", OTHER_SESSION),
     ]
     assert turns_of("jcli", payloads) == [
+        None,
         "5d3c1b2a/turn-1",
         "5d3c1b2a/turn-1",
         "5d3c1b2a/turn-2",

@@ -85,7 +85,8 @@ class GeminiHost:
 
     def relayed_turns(self) -> RelayedTurns:
         # no event names its prompt: a turn runs from one BeforeAgent to the next
-        return PromptTurns(self.event_field, {BEFORE_AGENT})
+        field = self.event_field
+        return PromptTurns(lambda payload: payload.get(field) == BEFORE_AGENT)
 
     def finding(self, code: str, message: str) -> Finding:
         return finding(code, message)

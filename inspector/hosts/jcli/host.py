@@ -90,8 +90,15 @@ class JcliHost:
 
     def relayed_turns(self) -> RelayedTurns:
         # no event names its turn: the chat app's starts with pre_send_message, a one-shot
-        # `j chat` (a session of its own) with session_start
-        return PromptTurns(self.event_field, {"pre_send_message", "session_start"})
+        # `j chat` (a session of its own) with session_start, which names its model there (the
+        # chat app's session_start, before any message, has none)
+        field = self.event_field
+        return PromptTurns(
+            lambda payload: (
+                payload.get(field) == "pre_send_message"
+                or (payload.get(field) == "session_start" and payload.get("model") is not None)
+            )
+        )
 
     def finding(self, code: str, message: str) -> Finding:
         return finding(code, message)
