@@ -203,7 +203,8 @@ def alive_ms(deadlines_ms: dict[str, int]) -> int:
     call arriving while the inspector is stopped is answered within the agent's deadline (half
     of it at most goes to noticing), and at least once a second. Using that whole half keeps a
     busy inspector whose loop stalls for a second or two (a loaded machine, a large redraw) from
-    being taken for a stopped one: with PicoClaw's defaults, 600 ms, silence noticed in 2.4 s."""
+    being taken for a stopped one: with PicoClaw's defaults, 600 ms, and silence noticed in 2.4
+    to 3 s."""
     shortest = min(answer_by_ms(deadlines_ms[kind]) for kind in ("interceptor", "approval"))
     return max(25, min(shortest // (2 * ALIVE_MISSES), 1000))
 
