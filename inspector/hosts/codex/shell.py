@@ -25,13 +25,8 @@ KNOWN_PATHS = {
         "/opt/homebrew/bin/pwsh",
     ),
 }
-# where Codex looks for a shell of each kind when PATH has none
-FALLBACK_PATHS = {
-    ZSH: "/bin/zsh",
-    BASH: "/bin/bash",
-    SH: "/bin/sh",
-    POWERSHELL: "/usr/local/bin/pwsh",
-}
+# where Codex looks for bash and zsh when PATH has none, and what it runs when neither is found
+FALLBACK_PATHS = {ZSH: "/bin/zsh", BASH: "/bin/bash"}
 LAST_RESORT = "/bin/sh"
 
 
