@@ -4,16 +4,14 @@ for them in it, not one trace for the whole session; each relayed call in its de
 
 from __future__ import annotations
 
-import asyncio
 import json
-import signal
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.otel.serving import serving
 from tests.support.bridge_client import short_socket_path
 from tests.support.claude_prompts import claude_prompt
 from tests.support.command_relay import run_relay
@@ -42,20 +40,11 @@ async def test_two_relayed_prompts_are_two_traces(
     project = claude_project(tmp_path / "project")
     prompts = [str(uuid.uuid4()), str(uuid.uuid4())]
     with otlp_receiver() as (url, received):
-        serve = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "inspector", "serve", str(project), "--socket", str(socket_path),
-            "--otlp", url, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
-        assert serve.stderr is not None
-        try:
-            assert b"listening on" in await asyncio.wait_for(serve.stderr.readline(), 30)
+        async with serving(project, socket_path, url) as stderr:
             for event in [*claude_prompt(prompts[0]), *claude_prompt(prompts[1])]:
                 run = await run_relay(socket_path, event)
                 assert run.exit_code == 0, run.stderr
-        finally:
-            serve.send_signal(signal.SIGTERM)
-            said = (await asyncio.wait_for(serve.stderr.read(), 30)).decode()
-            await serve.wait()
+    [said] = stderr
     assert f"span(s) sent to {url}/v1/traces" in said, said
     turns = {
         span.attributes["hook_inspector.turn"]: span.trace_id

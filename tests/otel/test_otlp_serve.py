@@ -3,14 +3,13 @@ the collector as spans of the agent's turn."""
 
 from __future__ import annotations
 
-import asyncio
-import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.otel.serving import serving
 from tests.otel.session_run import CONFIG
 from tests.support.bridge_client import short_socket_path
 from tests.support.fake_agent import FakeAgent
@@ -29,23 +28,14 @@ def socket_path() -> Iterator[Path]:
 
 async def test_a_relayed_turn_arrives_as_its_own_trace(socket_path: Path) -> None:
     with otlp_receiver() as (url, received):
-        serve = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "inspector", "serve", str(CONFIG), "--socket", str(socket_path),
-            "--otlp", url, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
-        assert serve.stderr is not None
-        try:
-            assert b"listening on" in await asyncio.wait_for(serve.stderr.readline(), 30)
+        async with serving(CONFIG, socket_path, url) as stderr:
             agent = FakeAgent([*RELAY, "--socket", str(socket_path)])
             await agent.start()
             await agent.hello("inspector", ["tool", "approve"])
             called = await agent.call("hook.before_tool", BEFORE_TOOL)
             approved = await agent.call("hook.approve_tool", BEFORE_TOOL)
             await agent.close(wait_s=1.0)
-        finally:
-            serve.send_signal(signal.SIGTERM)
-            said = (await asyncio.wait_for(serve.stderr.read(), 30)).decode()
-            await serve.wait()
+    [said] = stderr
     assert called.result is not None and approved.result is not None
     assert f"span(s) sent to {url}/v1/traces" in said, said
     turn = [s for s in received.spans if s.name == "turn live-turn-7"]
