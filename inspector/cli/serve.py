@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from inspector.otel.exporter import LiveSpans
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # SIGHUP: its terminal closed
 
 
 async def serve(
@@ -34,10 +34,10 @@ async def serve(
     as_json: bool,
     spans: LiveSpans | None = None,
 ) -> int:
-    """Run until SIGINT or SIGTERM. Nobody sits at a manual hook here: its prompts time out to
-    their on_timeout, at the agent's deadline at the latest. The journal file is where records
-    go once written, so a session left running for days keeps only the newest in memory; with
-    no --journal that file is a private temporary one."""
+    """Run until SIGINT, SIGTERM or SIGHUP. Nobody sits at a manual hook here: its prompts time
+    out to their on_timeout, at the agent's deadline at the latest. The journal file is where
+    records go once written, so a session left running for days keeps only the newest in
+    memory; with no --journal that file is a private temporary one."""
     config = config_or_demo(config_path)
     with spool_file("hook-inspector-serve-") as spool:
         try:

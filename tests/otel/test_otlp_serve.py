@@ -3,6 +3,7 @@ the collector as spans of the agent's turn."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,9 +27,12 @@ def socket_path() -> Iterator[Path]:
         yield path
 
 
-async def test_a_relayed_turn_arrives_as_its_own_trace(socket_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])  # SIGHUP: its terminal closed
+async def test_a_relayed_turn_arrives_as_its_own_trace(
+    socket_path: Path, stop: signal.Signals
+) -> None:
     with otlp_receiver() as (url, received):
-        async with serving(CONFIG, socket_path, url) as stderr:
+        async with serving(CONFIG, socket_path, url, stop) as stderr:
             agent = FakeAgent([*RELAY, "--socket", str(socket_path)])
             await agent.start()
             await agent.hello("inspector", ["tool", "approve"])
