@@ -12,6 +12,7 @@ from typing import Any
 from inspector.config.model import Config
 from inspector.hooks.approvals import Approvals
 from inspector.hosts.registry import host_named
+from inspector.hosts.relayed_turns import SessionTurns
 from inspector.hosts.runtime import Reapplied, Runtime
 from inspector.journal.journal import Journal
 from inspector.journal.jsonl import JsonlWriter
@@ -48,6 +49,7 @@ class Engine:
         self.intercept_expression: str | None = None
         self.runtime = self._runtime_for(config)
         self._hookless: dict[str, Runtime] = {}
+        self.relayed_turns = SessionTurns()  # the turn each relayed call belongs to
 
     @property
     def config(self) -> Config:

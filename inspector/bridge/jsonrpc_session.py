@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.greeting import Greeting
 from inspector.bridge.lent_stdin import LentStdin
-from inspector.bridge.turns import relayed_turn
 from inspector.hosts.after_answer import answer_first
 from inspector.hosts.deadline import CallDeadline
 from inspector.hosts.host import HookOutput, Relayed
@@ -356,7 +355,7 @@ class RelaySession:
                 request=message,
                 raw_request=text,
                 source=self.source,
-                turn=relayed_turn(self.engine, NATIVE, message) if message else None,
+                turn=self.engine.relayed_turns.turn_of(NATIVE, message) if message else None,
                 rpc_id=rpc_id if type(rpc_id) is int else None,
             )
         )

@@ -26,7 +26,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from inspector.bridge.greeting import Greeting
-from inspector.bridge.turns import relayed_turn
 from inspector.hosts.deadline import DEADLINE_CODE, CallDeadline
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
 from inspector.hosts.registry import host_named
@@ -191,7 +190,7 @@ class PluginSession:
             rpc_id=call_id,
             deadline=time.time() + deadline.left_s(),
             deadline_ms=deadline.agent_ms,
-            turn=relayed_turn(self.engine, self.host, request),
+            turn=self.engine.relayed_turns.turn_of(self.host, request),
         )
         gate = self.engine.gate
         hold = gate.at == AT_STAGE and gate.predicate is not None and gate.predicate(candidate)

@@ -18,7 +18,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from inspector.bridge.turns import relayed_turn
 from inspector.hooks.command_hook import parse_stdout
 from inspector.hosts.deadline import DEADLINE_CODE, CallDeadline
 from inspector.hosts.host import ABSENT, HookOutput, Relayed
@@ -144,7 +143,7 @@ class RelayedCall:
             cwd=event.cwd,
             traceparent=event.env.get(TRACEPARENT),
             tracestate=event.env.get(TRACESTATE),
-            turn=relayed_turn(self.engine, host, event.payload),
+            turn=self.engine.relayed_turns.turn_of(host, event.payload),
         )
         gate = self.engine.gate
         hold = gate.at == AT_STAGE and gate.predicate is not None and gate.predicate(candidate)

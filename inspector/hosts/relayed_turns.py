@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from inspector.hosts.host import Host, RelayedTurns
 
 JSONObject = dict[str, Any]
 SESSIONS_KEPT = 1000  # a serve left for days remembers this many live sessions' turns
@@ -56,3 +59,19 @@ class PromptTurns:
         if len(self._turns) > SESSIONS_KEPT:
             self._turns.popitem(last=False)
         return f"{session[:8]}/turn-{count}"
+
+
+class SessionTurns:
+    """One inspector session's readers of its live agents' turns, one per host over all its
+    relays: a command relay is a process per event, and a host that names no turn is read
+    from the order of its events."""
+
+    def __init__(self) -> None:
+        self._readers: dict[str, RelayedTurns] = {}
+
+    def turn_of(self, host: Host, payload: JSONObject) -> str | None:
+        """The turn of the call `payload` that `host`'s live agent relayed."""
+        reader = self._readers.get(host.name)
+        if reader is None:
+            reader = self._readers[host.name] = host.relayed_turns()
+        return reader.turn_of(payload)
