@@ -33,6 +33,7 @@ from inspector.hosts.gemini.events import (
     SESSION_END,
     SESSION_START,
 )
+from inspector.hosts.gemini.stream import Chunk, chunk_response
 
 JSONObject = dict[str, Any]
 
@@ -96,20 +97,6 @@ def llm_request(model: str, messages: list[JSONObject]) -> JSONObject:
     return {"model": model, "messages": messages, "config": dict(GENERATION_CONFIG)}
 
 
-def llm_response(text: str) -> JSONObject:
-    return {
-        "text": text,
-        "candidates": [
-            {
-                "content": {"role": "model", "parts": [text] if text else []},
-                "finishReason": "STOP",
-                "index": 0,
-            }
-        ],
-        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 1, "totalTokenCount": 11},
-    }
-
-
 def tool_response(output: str, error: str | None = None) -> JSONObject:
     """What run_shell_command's hooks see as its result."""
     if error is not None:
@@ -131,7 +118,10 @@ def event_fields(event: str) -> JSONObject:
             "stop_hook_active": False,
         },
         BEFORE_MODEL: {"llm_request": request},
-        AFTER_MODEL: {"llm_request": request, "llm_response": llm_response("Done.")},
+        AFTER_MODEL: {
+            "llm_request": request,
+            "llm_response": chunk_response(Chunk("Done."), last=True, count=1),
+        },
         BEFORE_TOOL_SELECTION: {"llm_request": request},
         BEFORE_TOOL: tool,
         AFTER_TOOL: {**tool, "tool_response": tool_response("")},
