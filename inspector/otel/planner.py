@@ -6,9 +6,9 @@ A stage's spans are planned when its Decision arrives (so findings added after a
 along) and every call of it that was under way has finished (a relayed call is answered after
 the inspector's hooks for it are decided), or, when none comes, once the stage has been quiet
 for `idle_s` or the session ends; a turn's span once it has been quiet for `turn_idle_s`, or at
-the end. Quiet is by the journal's
-time as records arrive, or by the clock when the exporter asks (`idle`). An event's span is
-planned when the event is first changed (its delivery to the observers is recorded), else then.
+the end. Quiet is by the journal's time as records arrive, or by the clock when the exporter
+asks (`idle`). An event's span is planned when the event is first changed (its delivery to the
+observers is recorded), else then.
 
 A turn whose first exchange carries the host's trace context (Claude Code's TRACEPARENT: its
 `claude_code.interaction` span) joins the host's trace: the turn's span becomes that span's
